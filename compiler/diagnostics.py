@@ -1,0 +1,132 @@
+"""Source positions and the one path every diagnostic takes.
+
+Every AST node, IR instruction and diagnostic carries a ``Coord``. Messages are
+formatted the way clang and DXC print them::
+
+    samples/x.hlsl:12:9: error: undeclared identifier 'foo'
+        float y = foo + 1;
+                  ^
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Coord:
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN = Coord("<unknown>", 0, 0)
+
+# Exit codes of the command-line tool.
+EXIT_ERROR = 1
+EXIT_INTERNAL = 70  # EX_SOFTWARE: an internal compiler error
+
+
+class SourceCache:
+    """The text of every file the preprocessor read, for printing source lines."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self._lines[path] = text.splitlines()
+
+    def line(self, path: str, number: int) -> str | None:
+        if path not in self._lines:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    self.add(path, handle.read())
+            except OSError:
+                return None
+        lines = self._lines[path]
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        return None
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    severity: str  # "error", "warning" or "note"
+    message: str
+    coord: Coord
+
+    def format(self, sources: SourceCache | None = None) -> str:
+        head = f"{self.coord}: {self.severity}: {self.message}"
+        if sources is None or self.coord.line <= 0:
+            return head
+        text = sources.line(self.coord.file, self.coord.line)
+        if text is None:
+            return head
+        # Keep tabs in the caret line so it lines up under the same terminal tab stops.
+        prefix = text[: max(self.coord.col - 1, 0)]
+        caret = "".join(ch if ch == "\t" else " " for ch in prefix) + "^"
+        return f"{head}\n{text}\n{caret}"
+
+
+class CompileError(Exception):
+    """Raised when compilation stops; carries every diagnostic reported so far."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        first = diagnostics[0] if diagnostics else None
+        super().__init__(f"{first.coord}: {first.message}" if first else "compilation failed")
+
+
+@dataclass
+class Diagnostics:
+    """Collects the diagnostics of one compilation.
+
+    Stages report through :meth:`error` and :meth:`warning` and keep going where
+    they can recover; :meth:`check` raises ``CompileError`` at a stage boundary
+    if anything went wrong, so several errors reach the user in one run.
+    """
+
+    sources: SourceCache = field(default_factory=SourceCache)
+    items: list[Diagnostic] = field(default_factory=list)
+    max_errors: int = 50
+
+    def error(self, message: str, coord: Coord) -> None:
+        self.items.append(Diagnostic("error", message, coord))
+        if self.error_count >= self.max_errors:
+            raise CompileError(self.items)
+
+    def warning(self, message: str, coord: Coord) -> None:
+        self.items.append(Diagnostic("warning", message, coord))
+
+    def note(self, message: str, coord: Coord) -> None:
+        self.items.append(Diagnostic("note", message, coord))
+
+    def fatal(self, message: str, coord: Coord) -> None:
+        self.items.append(Diagnostic("error", message, coord))
+        raise CompileError(self.items)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for item in self.items if item.severity == "error")
+
+    def check(self) -> None:
+        if self.error_count:
+            raise CompileError(self.items)
+
+    def render(self) -> str:
+        return "\n".join(item.format(self.sources) for item in self.items)
+
+
+def display_path(path: str) -> str:
+    """A path as a user would type it: relative to the working directory when inside it."""
+    if path.startswith("<"):
+        return path
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
