@@ -30,7 +30,7 @@ class Node:
                         yield item
 
 
-_NOT_CHILDREN = frozenset({"coord", "type", "decl", "resolved", "target"})
+_NOT_CHILDREN = frozenset({"coord", "type", "decl", "resolved"})
 
 
 def node(cls):

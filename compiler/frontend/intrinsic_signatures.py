@@ -1,0 +1,311 @@
+"""The table of HLSL intrinsic functions and resource methods: data only.
+
+``intrinsics.py`` parses these signatures and resolves calls against them. A
+signature reads like a C declaration with a tiny template language::
+
+    T clamp(T x, T lo, T hi)        one template T over numeric scalar/vector/matrix
+    T:1 dot(T:n a, T:n b)           T:1 scalar, T:n vector of n, T:r*c matrix
+    bool<F> isnan(F x)              F's shape with a bool element
+    void InterlockedAdd(inout M:1 dest, M:1 value, [out M:1 original])
+
+Parameter names are for ``--help`` only; ``[...]`` marks an optional trailing
+parameter; ``out``/``inout`` mark parameters that must be l-values. In resource
+methods ``$name`` stands for a type taken from the resource (see
+``intrinsics.method_placeholders``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Template letters: name -> (element class, shape class).
+# Element classes: "numeric" (int/uint/float; bool becomes int), "floating" (integers
+# become float; half stays half), "integer", "any" (bool allowed), "bits32" (32-bit
+# int/uint/float), "atomic" (32/64-bit int/uint), or a scalar type name (every
+# argument converts to it). Shape classes: "any" (scalar/vector/matrix), "sv" (no matrix).
+TEMPLATES: dict[str, tuple[str, str]] = {
+    "T": ("numeric", "any"),
+    "F": ("floating", "any"),
+    "I": ("integer", "any"),
+    "A": ("any", "any"),
+    "R": ("bits32", "any"),
+    "M": ("atomic", "sv"),
+    "D": ("double", "any"),
+    "G": ("float", "any"),
+    "U": ("uint", "any"),
+    "W": ("numeric", "sv"),  # wave / quad values
+    "K": ("integer", "sv"),
+    "X": ("any", "sv"),
+}
+
+GROUPS = ("math", "bits", "conversion", "wave", "quad", "barrier", "atomic", "resource", "misc")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One intrinsic function or resource method and its overloads."""
+
+    name: str
+    group: str
+    doc: str
+    signatures: tuple[str, ...]
+    uniform_result: bool = False  # the result is the same in every lane of the wave
+    writes_resource: bool = False
+    kinds: frozenset[str] = frozenset()  # methods: the resource kinds that have it
+    rejected: str = ""  # recognised but refused: the message to show
+
+
+def fn(group: str, name: str, doc: str, *signatures: str, uniform: bool = False) -> Entry:
+    return Entry(name, group, doc, signatures, uniform_result=uniform)
+
+
+def refused(group: str, name: str, doc: str, message: str) -> Entry:
+    return Entry(name, group, doc, (), rejected=message)
+
+
+FUNCTIONS: tuple[Entry, ...] = (
+    # math
+    fn("math", "abs", "absolute value, per component", "T abs(T x)"),
+    fn("math", "min", "smaller of two values, per component", "T min(T a, T b)"),
+    fn("math", "max", "larger of two values, per component", "T max(T a, T b)"),
+    fn("math", "clamp", "x limited to [lo, hi], per component", "T clamp(T x, T lo, T hi)"),
+    fn("math", "saturate", "x clamped to [0, 1]", "F saturate(F x)"),
+    fn("math", "lerp", "linear interpolation a + s * (b - a)", "F lerp(F a, F b, F s)"),
+    fn("math", "sqrt", "square root", "F sqrt(F x)"),
+    fn("math", "rsqrt", "reciprocal square root", "F rsqrt(F x)"),
+    fn("math", "rcp", "reciprocal 1 / x", "F rcp(F x)"),
+    fn("math", "exp", "e raised to x", "F exp(F x)"),
+    fn("math", "exp2", "2 raised to x", "F exp2(F x)"),
+    fn("math", "log", "natural logarithm", "F log(F x)"),
+    fn("math", "log2", "base-2 logarithm", "F log2(F x)"),
+    fn("math", "log10", "base-10 logarithm", "F log10(F x)"),
+    fn("math", "pow", "x raised to y", "F pow(F x, F y)"),
+    fn("math", "floor", "largest integer not above x", "F floor(F x)"),
+    fn("math", "ceil", "smallest integer not below x", "F ceil(F x)"),
+    fn("math", "frac", "fractional part x - floor(x)", "F frac(F x)"),
+    fn("math", "round", "x rounded to the nearest integer, ties to even", "F round(F x)"),
+    fn("math", "trunc", "x rounded toward zero", "F trunc(F x)"),
+    fn("math", "sin", "sine (radians)", "F sin(F x)"),
+    fn("math", "cos", "cosine (radians)", "F cos(F x)"),
+    fn("math", "tan", "tangent (radians)", "F tan(F x)"),
+    fn("math", "asin", "arcsine", "F asin(F x)"),
+    fn("math", "acos", "arccosine", "F acos(F x)"),
+    fn("math", "atan", "arctangent", "F atan(F x)"),
+    fn("math", "sinh", "hyperbolic sine", "F sinh(F x)"),
+    fn("math", "cosh", "hyperbolic cosine", "F cosh(F x)"),
+    fn("math", "tanh", "hyperbolic tangent", "F tanh(F x)"),
+    fn("math", "atan2", "arctangent of y / x using both signs", "F atan2(F y, F x)"),
+    fn("math", "sincos", "sine and cosine at once", "void sincos(F x, out F s, out F c)"),
+    fn("math", "modf", "fractional part; whole part through ip", "F modf(F x, out F ip)"),
+    fn("math", "dot", "dot product of two vectors", "T:1 dot(T:n a, T:n b)"),
+    fn("math", "cross", "cross product of two 3-vectors", "F:3 cross(F:3 a, F:3 b)"),
+    fn("math", "length", "Euclidean length of a vector", "F:1 length(F:n v)"),
+    fn("math", "distance", "distance between two points", "F:1 distance(F:n a, F:n b)"),
+    fn("math", "normalize", "v scaled to unit length", "F:n normalize(F:n v)"),
+    fn("math", "mad", "a * b + c", "T mad(T a, T b, T c)"),
+    fn("math", "fma", "fused a * b + c in double precision", "D fma(D a, D b, D c)"),
+    fn("math", "step", "1 where x >= edge, else 0", "F step(F edge, F x)"),
+    fn("math", "smoothstep", "Hermite interpolation between lo and hi", "F smoothstep(F lo, F hi, F x)"),
+    fn("math", "sign", "-1, 0 or 1 by the sign of x", "int<T> sign(T x)"),
+    fn("math", "all", "true if every component is nonzero", "bool all(A x)"),
+    fn("math", "any", "true if some component is nonzero", "bool any(A x)"),
+    fn("math", "isnan", "true where x is NaN", "bool<F> isnan(F x)"),
+    fn("math", "isinf", "true where x is infinite", "bool<F> isinf(F x)"),
+    fn("math", "isfinite", "true where x is neither NaN nor infinite", "bool<F> isfinite(F x)"),
+    fn("math", "ldexp", "x * 2^exp", "F ldexp(F x, F exp)"),
+    fn("math", "fmod", "floating-point remainder of x / y, sign of x", "F fmod(F x, F y)"),
+    fn("math", "degrees", "radians to degrees", "F degrees(F x)"),
+    fn("math", "radians", "degrees to radians", "F radians(F x)"),
+    fn("math", "mul", "product with HLSL matrix/vector shape rules",
+       "T:1 mul(T:1 a, T:1 b)",
+       "T:n mul(T:1 a, T:n b)",
+       "T:n mul(T:n a, T:1 b)",
+       "T:r*c mul(T:1 a, T:r*c b)",
+       "T:r*c mul(T:r*c a, T:1 b)",
+       "T:1 mul(T:n a, T:n b)",
+       "T:c mul(T:r v, T:r*c m)",
+       "T:r mul(T:r*c m, T:c v)",
+       "T:r*c mul(T:r*k a, T:k*c b)"),
+    # bits
+    fn("bits", "countbits", "number of set bits", "uint<I> countbits(I x)"),
+    fn("bits", "firstbithigh", "index of the highest set bit (sign bit skipped for int), -1 if none",
+       "uint<I> firstbithigh(I x)"),
+    fn("bits", "firstbitlow", "index of the lowest set bit, -1 if none", "uint<I> firstbitlow(I x)"),
+    fn("bits", "reversebits", "bits in reverse order", "I reversebits(I x)"),
+    # conversion
+    fn("conversion", "asuint", "bit pattern reinterpreted as uint",
+       "uint<R> asuint(R x)", "void asuint(D x, out uint<D> low, out uint<D> high)"),
+    fn("conversion", "asint", "bit pattern reinterpreted as int", "int<R> asint(R x)"),
+    fn("conversion", "asfloat", "bit pattern reinterpreted as float", "float<R> asfloat(R x)"),
+    fn("conversion", "asdouble", "double from its low and high 32 bits", "double<U> asdouble(U low, U high)"),
+    fn("conversion", "f32tof16", "float to half bits in the low 16 bits of a uint", "uint<G> f32tof16(G x)"),
+    fn("conversion", "f16tof32", "half bits in the low 16 bits of x to float", "float<U> f16tof32(U x)"),
+    # wave
+    fn("wave", "WaveGetLaneIndex", "this lane's index in the wave", "uint WaveGetLaneIndex()"),
+    fn("wave", "WaveGetLaneCount", "lanes per wave (32 or 64)", "uint WaveGetLaneCount()", uniform=True),
+    fn("wave", "WaveIsFirstLane", "true in the lowest active lane", "bool WaveIsFirstLane()"),
+    fn("wave", "WaveReadLaneAt", "value from the given lane", "X WaveReadLaneAt(X value, uint lane)"),
+    fn("wave", "WaveReadLaneFirst", "value from the lowest active lane", "X WaveReadLaneFirst(X value)",
+       uniform=True),
+    fn("wave", "WaveActiveAnyTrue", "true if any active lane has true", "bool WaveActiveAnyTrue(bool b)",
+       uniform=True),
+    fn("wave", "WaveActiveAllTrue", "true if every active lane has true", "bool WaveActiveAllTrue(bool b)",
+       uniform=True),
+    fn("wave", "WaveActiveAllEqual", "true where every active lane has the same value",
+       "bool<X> WaveActiveAllEqual(X value)", uniform=True),
+    fn("wave", "WaveActiveBallot", "bit mask of the active lanes with true", "uint4 WaveActiveBallot(bool b)",
+       uniform=True),
+    fn("wave", "WaveActiveCountBits", "number of active lanes with true", "uint WaveActiveCountBits(bool b)",
+       uniform=True),
+    fn("wave", "WaveActiveSum", "sum over the active lanes", "W WaveActiveSum(W value)", uniform=True),
+    fn("wave", "WaveActiveProduct", "product over the active lanes", "W WaveActiveProduct(W value)",
+       uniform=True),
+    fn("wave", "WaveActiveMin", "minimum over the active lanes", "W WaveActiveMin(W value)", uniform=True),
+    fn("wave", "WaveActiveMax", "maximum over the active lanes", "W WaveActiveMax(W value)", uniform=True),
+    fn("wave", "WaveActiveBitAnd", "bitwise and over the active lanes", "K WaveActiveBitAnd(K value)",
+       uniform=True),
+    fn("wave", "WaveActiveBitOr", "bitwise or over the active lanes", "K WaveActiveBitOr(K value)",
+       uniform=True),
+    fn("wave", "WaveActiveBitXor", "bitwise xor over the active lanes", "K WaveActiveBitXor(K value)",
+       uniform=True),
+    fn("wave", "WavePrefixSum", "sum over the active lanes below this one", "W WavePrefixSum(W value)"),
+    fn("wave", "WavePrefixProduct", "product over the active lanes below this one",
+       "W WavePrefixProduct(W value)"),
+    fn("wave", "WavePrefixCountBits", "number of active lanes below this one with true",
+       "uint WavePrefixCountBits(bool b)"),
+    fn("wave", "WaveShuffleXor", "value of lane WaveGetLaneIndex() ^ laneMask (shc extension)",
+       "X WaveShuffleXor(X value, uint laneMask)"),
+    # quad
+    fn("quad", "QuadReadAcrossX", "value of the horizontal neighbour in the quad", "X QuadReadAcrossX(X value)"),
+    fn("quad", "QuadReadAcrossY", "value of the vertical neighbour in the quad", "X QuadReadAcrossY(X value)"),
+    fn("quad", "QuadReadAcrossDiagonal", "value of the diagonal neighbour in the quad",
+       "X QuadReadAcrossDiagonal(X value)"),
+    fn("quad", "QuadReadLaneAt", "value of the given lane (0-3) of the quad", "X QuadReadLaneAt(X value, uint lane)"),
+    # misc
+    fn("misc", "NonUniformResourceIndex", "marks a resource index that differs between lanes",
+       "uint NonUniformResourceIndex(uint index)"),
+    refused("misc", "ddx", "screen-space derivative", "'ddx' needs pixel-shader derivatives; not available in compute"),
+    refused("misc", "ddy", "screen-space derivative", "'ddy' needs pixel-shader derivatives; not available in compute"),
+    refused("misc", "fwidth", "screen-space derivative", "'fwidth' needs pixel-shader derivatives; not available in compute"),
+    refused("misc", "clip", "discard the pixel", "'clip' is only available in pixel shaders"),
+    # barrier
+    fn("barrier", "GroupMemoryBarrier", "orders groupshared memory accesses", "void GroupMemoryBarrier()"),
+    fn("barrier", "GroupMemoryBarrierWithGroupSync", "orders groupshared accesses and syncs the group",
+       "void GroupMemoryBarrierWithGroupSync()"),
+    fn("barrier", "DeviceMemoryBarrier", "orders device memory accesses", "void DeviceMemoryBarrier()"),
+    fn("barrier", "DeviceMemoryBarrierWithGroupSync", "orders device memory accesses and syncs the group",
+       "void DeviceMemoryBarrierWithGroupSync()"),
+    fn("barrier", "AllMemoryBarrier", "orders all memory accesses", "void AllMemoryBarrier()"),
+    fn("barrier", "AllMemoryBarrierWithGroupSync", "orders all memory accesses and syncs the group",
+       "void AllMemoryBarrierWithGroupSync()"),
+    # atomic
+    fn("atomic", "InterlockedAdd", "atomic dest += value",
+       "void InterlockedAdd(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedAnd", "atomic dest &= value",
+       "void InterlockedAnd(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedOr", "atomic dest |= value",
+       "void InterlockedOr(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedXor", "atomic dest ^= value",
+       "void InterlockedXor(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedMin", "atomic dest = min(dest, value)",
+       "void InterlockedMin(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedMax", "atomic dest = max(dest, value)",
+       "void InterlockedMax(inout M:1 dest, M:1 value, [out M:1 original])"),
+    fn("atomic", "InterlockedExchange", "atomic swap of dest and value",
+       "void InterlockedExchange(inout M:1 dest, M:1 value, out M:1 original)"),
+    fn("atomic", "InterlockedCompareExchange", "atomic dest = value if dest == compare",
+       "void InterlockedCompareExchange(inout M:1 dest, M:1 compare, M:1 value, out M:1 original)"),
+    fn("atomic", "InterlockedCompareStore", "atomic dest = value if dest == compare, no result",
+       "void InterlockedCompareStore(inout M:1 dest, M:1 compare, M:1 value)"),
+)
+
+
+# Resource kinds by what they can do.
+TYPED_BUFFERS = frozenset({"Buffer", "RWBuffer"})
+STRUCTURED_BUFFERS = frozenset({"StructuredBuffer", "RWStructuredBuffer"})
+BYTE_ADDRESS_BUFFERS = frozenset({"ByteAddressBuffer", "RWByteAddressBuffer"})
+RW_BYTE_ADDRESS = frozenset({"RWByteAddressBuffer"})
+SAMPLED_TEXTURES = frozenset({"Texture1D", "Texture1DArray", "Texture2D", "Texture2DArray", "Texture3D",
+                              "TextureCube", "TextureCubeArray"})
+RW_TEXTURES = frozenset({"RWTexture1D", "RWTexture1DArray", "RWTexture2D", "RWTexture2DArray", "RWTexture3D"})
+TEXTURES = SAMPLED_TEXTURES | RW_TEXTURES
+GATHER_TEXTURES = frozenset({"Texture2D", "Texture2DArray", "TextureCube", "TextureCubeArray"})
+
+
+def method(kinds: frozenset[str], name: str, doc: str, *signatures: str, group: str = "resource",
+           writes: bool = False) -> Entry:
+    return Entry(name, group, doc, signatures, writes_resource=writes, kinds=kinds)
+
+
+def refused_method(kinds: frozenset[str], name: str, message: str) -> Entry:
+    return Entry(name, "resource", message, (), kinds=kinds, rejected=message)
+
+
+_NO_SAMPLING = "{type} cannot be sampled: RW textures have no sampler methods; use Load or operator[]"
+
+
+def _byte_address_atomic(name: str, doc: str) -> Entry:
+    return method(RW_BYTE_ADDRESS, name, doc,
+                  f"void {name}(uint address, uint value, [out uint original])", group="atomic", writes=True)
+
+
+METHODS: tuple[Entry, ...] = (
+    method(TYPED_BUFFERS | STRUCTURED_BUFFERS, "Load", "element at index", "$elem Load(int index)"),
+    method(TYPED_BUFFERS, "GetDimensions", "number of elements", "void GetDimensions(out uint count)"),
+    method(STRUCTURED_BUFFERS, "GetDimensions", "number of structures and their stride in bytes",
+           "void GetDimensions(out uint count, out uint stride)"),
+    method(BYTE_ADDRESS_BUFFERS, "GetDimensions", "size in bytes", "void GetDimensions(out uint bytes)"),
+    method(BYTE_ADDRESS_BUFFERS, "Load", "one uint at a byte address (multiple of 4)", "uint Load(uint address)"),
+    method(BYTE_ADDRESS_BUFFERS, "Load2", "two uints at a byte address", "uint2 Load2(uint address)"),
+    method(BYTE_ADDRESS_BUFFERS, "Load3", "three uints at a byte address", "uint3 Load3(uint address)"),
+    method(BYTE_ADDRESS_BUFFERS, "Load4", "four uints at a byte address", "uint4 Load4(uint address)"),
+    method(RW_BYTE_ADDRESS, "Store", "stores one uint at a byte address",
+           "void Store(uint address, uint value)", writes=True),
+    method(RW_BYTE_ADDRESS, "Store2", "stores two uints at a byte address",
+           "void Store2(uint address, uint2 value)", writes=True),
+    method(RW_BYTE_ADDRESS, "Store3", "stores three uints at a byte address",
+           "void Store3(uint address, uint3 value)", writes=True),
+    method(RW_BYTE_ADDRESS, "Store4", "stores four uints at a byte address",
+           "void Store4(uint address, uint4 value)", writes=True),
+    _byte_address_atomic("InterlockedAdd", "atomic add at a byte address"),
+    _byte_address_atomic("InterlockedMin", "atomic min at a byte address"),
+    _byte_address_atomic("InterlockedMax", "atomic max at a byte address"),
+    _byte_address_atomic("InterlockedAnd", "atomic and at a byte address"),
+    _byte_address_atomic("InterlockedOr", "atomic or at a byte address"),
+    _byte_address_atomic("InterlockedXor", "atomic xor at a byte address"),
+    method(RW_BYTE_ADDRESS, "InterlockedExchange", "atomic swap at a byte address",
+           "void InterlockedExchange(uint address, uint value, out uint original)", group="atomic", writes=True),
+    method(RW_BYTE_ADDRESS, "InterlockedCompareExchange", "atomic compare-and-swap at a byte address",
+           "void InterlockedCompareExchange(uint address, uint compare, uint value, out uint original)",
+           group="atomic", writes=True),
+    method(RW_BYTE_ADDRESS, "InterlockedCompareStore", "atomic compare-and-store at a byte address",
+           "void InterlockedCompareStore(uint address, uint compare, uint value)", group="atomic", writes=True),
+    # Textures. $loc has a mip component unless the texture is RW.
+    method(TEXTURES, "Load", "texel at an integer location (plus mip level for read-only textures)",
+           "$elem Load($loc location)", "$elem Load($loc location, $offset offset)"),
+    method(TEXTURES, "GetDimensions", "size in texels (and array elements / mip levels)",
+           "void GetDimensions($sizes)", "void GetDimensions($fsizes)"),
+    method(SAMPLED_TEXTURES, "GetDimensions", "size of a mip level and the number of levels",
+           "void GetDimensions(uint mip, $sizes, out uint levels)",
+           "void GetDimensions(uint mip, $fsizes, out float levels)"),
+    method(SAMPLED_TEXTURES, "SampleLevel", "filtered sample at an explicit mip level",
+           "$elem SampleLevel(SamplerState s, $coord uv, float lod)",
+           "$elem SampleLevel(SamplerState s, $coord uv, float lod, $offset offset)"),
+    method(SAMPLED_TEXTURES, "SampleGrad", "filtered sample with explicit gradients",
+           "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy)",
+           "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy, $offset offset)"),
+    method(GATHER_TEXTURES, "Gather", "the first channel of the four bilinear texels",
+           "$elem4 Gather(SamplerState s, $coord uv)", "$elem4 Gather(SamplerState s, $coord uv, $offset offset)"),
+    method(GATHER_TEXTURES, "GatherRed", "the red channel of the four bilinear texels",
+           "$elem4 GatherRed(SamplerState s, $coord uv)",
+           "$elem4 GatherRed(SamplerState s, $coord uv, $offset offset)"),
+    refused_method(SAMPLED_TEXTURES, "Sample",
+                   "'Sample' needs implicit derivatives, which compute shaders lack before SM 6.6; "
+                   "use SampleLevel or SampleGrad"),
+    refused_method(SAMPLED_TEXTURES, "SampleBias",
+                   "'SampleBias' needs implicit derivatives, which compute shaders lack; use SampleLevel"),
+    refused_method(RW_TEXTURES, "Sample", _NO_SAMPLING),
+    refused_method(RW_TEXTURES, "SampleLevel", _NO_SAMPLING),
+    refused_method(RW_TEXTURES, "SampleGrad", _NO_SAMPLING),
+    refused_method(RW_TEXTURES, "Gather", _NO_SAMPLING),
+)

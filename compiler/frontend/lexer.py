@@ -1,0 +1,181 @@
+"""The HLSL lexer (PLY).
+
+Identifiers that name a type become ``TYPE_NAME`` (or ``TEMPLATE_NAME`` for types
+that take ``<...>`` arguments) through a lookup the parser provides, so the
+grammar can tell ``(float3)x`` from ``(x)`` the way C parsers do. Inside template
+arguments ``>>`` is split into two ``>``, so ``vector<vector<float, 2>>`` lexes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import ply.lex as lex
+
+from .hlsl_types import BUILTIN_TYPES, RESOURCE_KINDS, SAMPLER_KINDS
+
+KEYWORDS = {
+    "break": "BREAK", "case": "CASE", "cbuffer": "CBUFFER", "tbuffer": "CBUFFER",
+    "continue": "CONTINUE", "default": "DEFAULT", "discard": "DISCARD", "do": "DO",
+    "else": "ELSE", "false": "FALSE", "for": "FOR", "if": "IF", "packoffset": "PACKOFFSET",
+    "register": "REGISTER", "return": "RETURN", "struct": "STRUCT", "switch": "SWITCH",
+    "true": "TRUE", "typedef": "TYPEDEF", "while": "WHILE", "void": "VOID",
+}
+
+# Storage classes, type modifiers and parameter directions, all one token kind.
+MODIFIERS = {
+    "static", "const", "uniform", "extern", "volatile", "inline", "precise", "groupshared",
+    "globallycoherent", "row_major", "column_major", "snorm", "unorm", "in", "out", "inout",
+    "nointerpolation", "shared", "unsigned",
+}
+
+# Type names that take template arguments.
+TEMPLATE_TYPES = {"vector", "matrix", "ConstantBuffer", *RESOURCE_KINDS}
+# Built-in type names that do not need arguments (byte-address buffers, samplers and
+# resources written without an element type default to float4).
+PLAIN_TYPES = set(BUILTIN_TYPES) | set(SAMPLER_KINDS) | set(RESOURCE_KINDS) | {"vector", "matrix"}
+
+tokens = (
+    "ID", "TYPE_NAME", "TEMPLATE_NAME", "MODIFIER",
+    "INT_CONST", "FLOAT_CONST", "STRING",
+    # operators
+    "PLUS", "MINUS", "TIMES", "DIVIDE", "MOD", "OR", "AND", "NOT", "XOR", "LSHIFT", "RSHIFT",
+    "OROR", "ANDAND", "LNOT", "LT", "LE", "GT", "GE", "EQ", "NE",
+    "EQUALS", "TIMESEQUAL", "DIVEQUAL", "MODEQUAL", "PLUSEQUAL", "MINUSEQUAL",
+    "LSHIFTEQUAL", "RSHIFTEQUAL", "ANDEQUAL", "XOREQUAL", "OREQUAL",
+    "PLUSPLUS", "MINUSMINUS", "CONDOP", "COLON", "COLONCOLON",
+    "LPAREN", "RPAREN", "LBRACKET", "RBRACKET", "LBRACE", "RBRACE",
+    "COMMA", "PERIOD", "SEMI",
+) + tuple(sorted(set(KEYWORDS.values())))
+
+
+class Lexer:
+    """Wraps the PLY lexer: type-name lookup, template ``>>`` splitting, error reports."""
+
+    def __init__(self, is_type_name: Callable[[str], bool], on_error: Callable[[str, int], None]):
+        self.is_type_name = is_type_name
+        self.on_error = on_error
+        self.lexer = lex.lex(module=self, optimize=False, debug=False)
+        self._pending: list[lex.LexToken] = []
+        self._template_depth = 0
+        self._last_type = ""
+
+    def input(self, text: str) -> None:
+        self.lexer.input(text)
+        self.lexer.lineno = 1
+        self._pending.clear()
+        self._template_depth = 0
+        self._last_type = ""
+
+    def token(self) -> lex.LexToken | None:
+        if self._pending:
+            return self._pending.pop()
+        tok = self.lexer.token()
+        if tok is None:
+            return None
+        if tok.type == "LT" and self._last_type == "TEMPLATE_NAME":
+            self._template_depth += 1
+        elif tok.type == "GT" and self._template_depth:
+            self._template_depth -= 1
+        elif tok.type == "RSHIFT" and self._template_depth:
+            first, second = _split(tok, "GT")
+            self._template_depth = max(self._template_depth - 2, 0)
+            self._pending.append(second)
+            tok = first
+        elif tok.type in ("SEMI", "LBRACE", "RBRACE"):
+            self._template_depth = 0
+        self._last_type = tok.type
+        return tok
+
+    # --------------------------------------------------------------- rules
+    t_ignore = " \t\r\f\v"
+
+    def t_newline(self, t):
+        r"\n+"
+        t.lexer.lineno += len(t.value)
+
+    def t_FLOAT_CONST(self, t):
+        r"((\d+\.\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+)[fFhHlL]?"
+        return t
+
+    def t_INT_CONST(self, t):
+        r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*"
+        return t
+
+    def t_STRING(self, t):
+        r'"([^"\\\n]|\\.)*"'
+        return t
+
+    def t_ID(self, t):
+        r"[A-Za-z_][A-Za-z0-9_]*"
+        word = t.value
+        if word in KEYWORDS:
+            t.type = KEYWORDS[word]
+        elif word in MODIFIERS:
+            t.type = "MODIFIER"
+        elif word in TEMPLATE_TYPES:
+            t.type = "TEMPLATE_NAME"
+        elif word in PLAIN_TYPES or self.is_type_name(word):
+            t.type = "TYPE_NAME"
+        return t
+
+    t_COLONCOLON = r"::"
+    t_PLUSPLUS = r"\+\+"
+    t_MINUSMINUS = r"--"
+    t_LSHIFTEQUAL = r"<<="
+    t_RSHIFTEQUAL = r">>="
+    t_PLUSEQUAL = r"\+="
+    t_MINUSEQUAL = r"-="
+    t_TIMESEQUAL = r"\*="
+    t_DIVEQUAL = r"/="
+    t_MODEQUAL = r"%="
+    t_ANDEQUAL = r"&="
+    t_OREQUAL = r"\|="
+    t_XOREQUAL = r"\^="
+    t_OROR = r"\|\|"
+    t_ANDAND = r"&&"
+    t_LSHIFT = r"<<"
+    t_RSHIFT = r">>"
+    t_LE = r"<="
+    t_GE = r">="
+    t_EQ = r"=="
+    t_NE = r"!="
+    t_LT = r"<"
+    t_GT = r">"
+    t_EQUALS = r"="
+    t_PLUS = r"\+"
+    t_MINUS = r"-"
+    t_TIMES = r"\*"
+    t_DIVIDE = r"/"
+    t_MOD = r"%"
+    t_OR = r"\|"
+    t_AND = r"&"
+    t_NOT = r"~"
+    t_XOR = r"\^"
+    t_LNOT = r"!"
+    t_CONDOP = r"\?"
+    t_COLON = r":"
+    t_LPAREN = r"\("
+    t_RPAREN = r"\)"
+    t_LBRACKET = r"\["
+    t_RBRACKET = r"\]"
+    t_LBRACE = r"\{"
+    t_RBRACE = r"\}"
+    t_COMMA = r","
+    t_PERIOD = r"\."
+    t_SEMI = r";"
+
+    def t_error(self, t):
+        self.on_error(f"invalid character {t.value[0]!r}", t.lexpos)
+        t.lexer.skip(1)
+
+    tokens = tokens
+
+
+def _split(tok: lex.LexToken, kind: str) -> tuple[lex.LexToken, lex.LexToken]:
+    """Two one-character tokens of type ``kind`` in place of ``tok`` (``>>`` -> ``>``, ``>``)."""
+    first, second = lex.LexToken(), lex.LexToken()
+    for part, offset in ((first, 0), (second, 1)):
+        part.type, part.value = kind, tok.value[offset]
+        part.lineno, part.lexpos = tok.lineno, tok.lexpos + offset
+    return first, second

@@ -1,0 +1,722 @@
+"""The HLSL parser: an LALR(1) grammar for PLY, one production family per method.
+
+Each action builds one AST node and gives it the source position of the token
+that best identifies it (the operator of a binary expression, the name of a
+declaration). Struct and typedef names are registered as they are declared so
+the lexer turns later uses into ``TYPE_NAME`` tokens. Syntax errors are reported
+through the shared diagnostics; the grammar resynchronises at ``;`` and ``}``
+so one run reports several errors.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from . import ast
+from .lexer import Lexer, tokens  # noqa: F401  (PLY reads ``tokens`` from this module)
+from .preprocess import Preprocessed
+from .tables import build_parser
+from ..diagnostics import Coord, Diagnostics
+
+class Parser:
+    """Parses one preprocessed translation unit into an ``ast.TranslationUnit``."""
+
+    precedence = (
+        ("nonassoc", "IFX"),
+        ("nonassoc", "ELSE"),
+        ("left", "OROR"),
+        ("left", "ANDAND"),
+        ("left", "OR"),
+        ("left", "XOR"),
+        ("left", "AND"),
+        ("left", "EQ", "NE"),
+        ("left", "GT", "GE", "LT", "LE"),
+        ("left", "LSHIFT", "RSHIFT"),
+        ("left", "PLUS", "MINUS"),
+        ("left", "TIMES", "DIVIDE", "MOD"),
+    )
+
+    tokens = tokens
+    start = "translation_unit"
+
+    def __init__(self, diagnostics: Diagnostics, *, fresh_tables: bool = False):
+        self.diagnostics = diagnostics
+        self.lexer = Lexer(self._is_type_name, self._lex_error)
+        self.parser = build_parser(self, fresh=fresh_tables)
+        self.type_names: set[str] = set()
+        self.source: Preprocessed | None = None
+        self._line_starts: list[int] = [0]
+
+    def parse(self, source: Preprocessed) -> ast.TranslationUnit:
+        self.source = source
+        text = source.text
+        self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self.lexer.input(text)
+        unit = self.parser.parse(input=text, lexer=self.lexer, tracking=False)
+        if unit is None:
+            unit = ast.TranslationUnit([], Coord(source.main_file, 1, 1))
+        return unit
+
+    # ------------------------------------------------------------- helpers
+    def _is_type_name(self, name: str) -> bool:
+        return name in self.type_names
+
+    def _coord_at(self, lexpos: int) -> Coord:
+        line = bisect.bisect_right(self._line_starts, lexpos)
+        col = lexpos - self._line_starts[line - 1] + 1
+        return self.source.coord(line, col)
+
+    def _coord(self, p, index: int) -> Coord:
+        return self._coord_at(p.lexpos(index))
+
+    def _lex_error(self, message: str, lexpos: int) -> None:
+        self.diagnostics.error(message, self._coord_at(lexpos))
+
+    def p_error(self, tok):
+        if tok is None:
+            end = max(len(self.source.text) - 1, 0)
+            self.diagnostics.error("unexpected end of input", self._coord_at(end))
+            return
+        expected = self._expected_tokens()
+        shown = tok.value if tok.type != "STRING" else tok.value[:20]
+        if expected and len(expected) <= 3:
+            names = " or ".join(f"'{_SPELLING.get(t, t)}'" for t in expected)
+            message = f"expected {names} before '{shown}'"
+        else:
+            message = f"syntax error at '{shown}'"
+        self.diagnostics.error(message, self._coord_at(tok.lexpos))
+
+    def _expected_tokens(self) -> list[str]:
+        stack = getattr(self.parser, "statestack", None)
+        if not stack:
+            return []
+        actions = self.parser.action.get(stack[-1], {})
+        return sorted(t for t in actions if t not in ("error", "$end") and t in _SPELLING)
+
+    # ------------------------------------------------------- translation unit
+    def p_translation_unit(self, p):
+        """translation_unit : external_declaration_list
+                            | empty"""
+        decls = [d for d in (p[1] or []) if d is not None]
+        first = decls[0].coord if decls else Coord(self.source.main_file, 1, 1)
+        p[0] = ast.TranslationUnit(decls, first)
+
+    def p_external_declaration_list(self, p):
+        """external_declaration_list : external_declaration
+                                     | external_declaration_list external_declaration"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+
+    def p_external_declaration(self, p):
+        """external_declaration : function_definition
+                                | global_declaration
+                                | struct_declaration
+                                | typedef_declaration
+                                | cbuffer_declaration"""
+        p[0] = p[1]
+
+    def p_external_declaration_empty(self, p):
+        """external_declaration : SEMI"""
+        p[0] = None
+
+    def p_external_declaration_error(self, p):
+        """external_declaration : error SEMI
+                                | error RBRACE"""
+        p[0] = None
+
+    def p_global_declaration(self, p):
+        """global_declaration : declaration
+                              | attribute_list declaration"""
+        if len(p) == 3:
+            for decl in p[2].decls:
+                decl.attributes = p[1] + decl.attributes
+            p[0] = p[2]
+        else:
+            p[0] = p[1]
+
+    # ------------------------------------------------------------- functions
+    def p_function_definition(self, p):
+        """function_definition : function_head compound_statement
+                               | function_head SEMI"""
+        func = p[1]
+        if not isinstance(p[2], str):
+            func.body = p[2]
+        p[0] = func
+
+    def p_function_head(self, p):
+        """function_head : declaration_specifiers ID LPAREN parameter_list_opt RPAREN semantic_opt
+                         | attribute_list declaration_specifiers ID LPAREN parameter_list_opt RPAREN semantic_opt"""
+        attributes = p[1] if len(p) == 8 else []
+        offset = 1 if len(p) == 8 else 0
+        modifiers, type_spec = p[1 + offset]
+        p[0] = ast.FuncDecl(
+            return_type=type_spec, name=p[2 + offset], params=p[4 + offset], attributes=attributes,
+            modifiers=modifiers, semantic=p[6 + offset], coord=self._coord(p, 2 + offset),
+        )
+
+    def p_parameter_list_opt(self, p):
+        """parameter_list_opt : parameter_list
+                              | VOID
+                              | empty"""
+        p[0] = p[1] if isinstance(p[1], list) else []
+
+    def p_parameter_list(self, p):
+        """parameter_list : parameter
+                          | parameter_list COMMA parameter"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    def p_parameter(self, p):
+        """parameter : declaration_specifiers ID array_dims_opt semantic_opt
+                     | declaration_specifiers ID array_dims_opt semantic_opt EQUALS assignment_expression"""
+        modifiers, type_spec = p[1]
+        default = p[6] if len(p) == 7 else None
+        p[0] = ast.Param(type_spec, p[2], p[3], modifiers, p[4], default, coord=self._coord(p, 2))
+
+    def p_semantic_opt(self, p):
+        """semantic_opt : COLON ID
+                        | empty"""
+        p[0] = p[2] if len(p) == 3 else None
+
+    # ---------------------------------------------------------- declarations
+    def p_declaration(self, p):
+        """declaration : declaration_specifiers init_declarator_list SEMI"""
+        modifiers, type_spec = p[1]
+        for decl in p[2]:
+            decl.type_spec = type_spec
+            decl.modifiers = list(modifiers)
+        p[0] = ast.DeclStmt(p[2], coord=type_spec.coord)
+
+    def p_declaration_specifiers(self, p):
+        """declaration_specifiers : type_specifier
+                                  | modifier_list type_specifier"""
+        p[0] = ([], p[1]) if len(p) == 2 else (p[1], p[2])
+
+    def p_modifier_list(self, p):
+        """modifier_list : MODIFIER
+                         | modifier_list MODIFIER"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+
+    def p_type_specifier(self, p):
+        """type_specifier : TYPE_NAME
+                          | TEMPLATE_NAME
+                          | VOID"""
+        p[0] = ast.TypeSpec(p[1], coord=self._coord(p, 1))
+
+    def p_type_specifier_template(self, p):
+        """type_specifier : TEMPLATE_NAME LT template_argument_list GT"""
+        p[0] = ast.TypeSpec(p[1], p[3], coord=self._coord(p, 1))
+
+    def p_type_specifier_struct(self, p):
+        """type_specifier : STRUCT TYPE_NAME"""
+        p[0] = ast.TypeSpec(p[2], coord=self._coord(p, 2))
+
+    def p_template_argument_list(self, p):
+        """template_argument_list : template_argument
+                                  | template_argument_list COMMA template_argument"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    def p_template_argument(self, p):
+        """template_argument : type_specifier
+                             | modifier_list type_specifier
+                             | integer_constant
+                             | LPAREN expression RPAREN"""
+        if len(p) == 4:
+            p[0] = p[2]
+        elif len(p) == 3:
+            p[2].modifiers = p[1]
+            p[0] = p[2]
+        else:
+            p[0] = p[1]
+
+    def p_init_declarator_list(self, p):
+        """init_declarator_list : init_declarator
+                                | init_declarator_list COMMA init_declarator"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    def p_init_declarator(self, p):
+        """init_declarator : ID array_dims_opt annotation_list_opt
+                           | ID array_dims_opt annotation_list_opt EQUALS initializer"""
+        decl = ast.VarDecl(None, p[1], p[2], coord=self._coord(p, 1))
+        for kind, value in p[3]:
+            setattr(decl, kind, value)
+        if len(p) == 6:
+            decl.init = p[5]
+        p[0] = decl
+
+    def p_array_dims_opt(self, p):
+        """array_dims_opt : array_dims_opt LBRACKET expression RBRACKET
+                          | array_dims_opt LBRACKET RBRACKET
+                          | empty"""
+        if len(p) == 2:
+            p[0] = []
+        else:
+            p[0] = p[1] + [p[3] if len(p) == 5 else None]
+
+    def p_annotation_list_opt(self, p):
+        """annotation_list_opt : annotation_list_opt annotation
+                               | empty"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else []
+
+    def p_annotation_semantic(self, p):
+        """annotation : COLON ID"""
+        p[0] = ("semantic", p[2])
+
+    def p_annotation_register(self, p):
+        """annotation : COLON REGISTER LPAREN ID RPAREN
+                      | COLON REGISTER LPAREN ID COMMA ID RPAREN"""
+        p[0] = ("register", self._register(p[4], p[6] if len(p) == 8 else None, self._coord(p, 4)))
+
+    def p_annotation_packoffset(self, p):
+        """annotation : COLON PACKOFFSET LPAREN ID RPAREN
+                      | COLON PACKOFFSET LPAREN ID PERIOD ID RPAREN"""
+        p[0] = ("packoffset", p[4] + ("." + p[6] if len(p) == 8 else ""))
+
+    def _register(self, slot: str, space: str | None, coord: Coord) -> ast.Register:
+        kind, digits = slot[:1].lower(), slot[1:]
+        if kind not in "tusb" or not digits.isdigit():
+            self.diagnostics.error(f"invalid register '{slot}': expected t, u, s or b and a number", coord)
+            return ast.Register("t", 0, 0, coord)
+        space_number = 0
+        if space is not None:
+            if not (space.startswith("space") and space[5:].isdigit()):
+                self.diagnostics.error(f"invalid register space '{space}': expected spaceN", coord)
+            else:
+                space_number = int(space[5:])
+        return ast.Register(kind, int(digits), space_number, coord)
+
+    def p_initializer(self, p):
+        """initializer : assignment_expression
+                       | LBRACE initializer_list RBRACE
+                       | LBRACE initializer_list COMMA RBRACE"""
+        if len(p) == 2:
+            p[0] = p[1]
+        else:
+            p[0] = ast.InitList(p[2], coord=self._coord(p, 1))
+
+    def p_initializer_list(self, p):
+        """initializer_list : initializer
+                            | initializer_list COMMA initializer"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    # ------------------------------------------------- struct, typedef, cbuffer
+    def p_struct_declaration(self, p):
+        """struct_declaration : struct_head LBRACE struct_member_list RBRACE SEMI
+                              | struct_head LBRACE RBRACE SEMI"""
+        name, coord = p[1]
+        members = p[3] if len(p) == 6 else []
+        p[0] = ast.StructDecl(name, members, coord=coord)
+
+    def p_struct_head(self, p):
+        """struct_head : STRUCT ID
+                       | STRUCT TYPE_NAME"""
+        self.type_names.add(p[2])
+        p[0] = (p[2], self._coord(p, 2))
+
+    def p_struct_member_list(self, p):
+        """struct_member_list : declaration
+                              | struct_member_list declaration"""
+        p[0] = p[1] + p[2].decls if len(p) == 3 else p[1].decls
+
+    def p_typedef_declaration(self, p):
+        """typedef_declaration : TYPEDEF declaration_specifiers typedef_name array_dims_opt SEMI"""
+        modifiers, type_spec = p[2]
+        type_spec.modifiers = modifiers + type_spec.modifiers
+        name, coord = p[3]
+        p[0] = ast.Typedef(type_spec, name, p[4], coord=coord)
+
+    def p_typedef_name(self, p):
+        """typedef_name : ID
+                        | TYPE_NAME"""
+        self.type_names.add(p[1])
+        p[0] = (p[1], self._coord(p, 1))
+
+    def p_cbuffer_body(self, p):
+        """cbuffer_body : CBUFFER ID annotation_list_opt LBRACE struct_member_list RBRACE
+                        | CBUFFER ID annotation_list_opt LBRACE RBRACE"""
+        members = p[5] if len(p) == 7 else []
+        register = dict(p[3]).get("register")
+        p[0] = ast.CBuffer(p[1], p[2], members, register, coord=self._coord(p, 2))
+
+    def p_cbuffer_declaration(self, p):
+        """cbuffer_declaration : cbuffer_body
+                               | attribute_list cbuffer_body"""
+        if len(p) == 3:
+            p[2].attributes = p[1]
+        p[0] = p[len(p) - 1]
+
+    # ------------------------------------------------------------- attributes
+    def p_attribute_list(self, p):
+        """attribute_list : attribute
+                          | attribute_list attribute"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+
+    def p_attribute(self, p):
+        """attribute : LBRACKET attribute_name RBRACKET
+                     | LBRACKET attribute_name LPAREN attribute_args RPAREN RBRACKET"""
+        name, coord = p[2]
+        p[0] = ast.Attribute(name, p[4] if len(p) == 7 else [], coord=coord)
+
+    def p_attribute_vulkan(self, p):
+        """attribute : LBRACKET LBRACKET attribute_name COLONCOLON attribute_name RBRACKET RBRACKET
+                     | LBRACKET LBRACKET attribute_name COLONCOLON attribute_name LPAREN attribute_args RPAREN RBRACKET RBRACKET"""
+        (namespace, coord), (name, _) = p[3], p[5]
+        p[0] = ast.Attribute(f"{namespace}::{name}", p[7] if len(p) == 11 else [], coord=coord)
+
+    def p_attribute_name(self, p):
+        """attribute_name : ID
+                          | TYPE_NAME
+                          | TEMPLATE_NAME"""
+        p[0] = (p[1], self._coord(p, 1))
+
+    def p_attribute_args(self, p):
+        """attribute_args : attribute_arg
+                          | attribute_args COMMA attribute_arg"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    def p_attribute_arg(self, p):
+        """attribute_arg : conditional_expression
+                         | STRING"""
+        p[0] = p[1] if not isinstance(p[1], str) else p[1][1:-1]
+
+    # ------------------------------------------------------------- statements
+    def p_compound_statement(self, p):
+        """compound_statement : LBRACE block_item_list RBRACE
+                              | LBRACE RBRACE"""
+        items = p[2] if len(p) == 4 else []
+        p[0] = ast.Compound(items, coord=self._coord(p, 1))
+
+    def p_block_item_list(self, p):
+        """block_item_list : block_item
+                           | block_item_list block_item"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+
+    def p_block_item(self, p):
+        """block_item : statement
+                      | declaration
+                      | struct_declaration
+                      | typedef_declaration"""
+        p[0] = p[1] if not isinstance(p[1], (ast.StructDecl, ast.Typedef)) else ast.DeclStmt([p[1]], p[1].coord)
+
+    def p_statement(self, p):
+        """statement : plain_statement"""
+        p[0] = p[1]
+
+    def p_plain_statement(self, p):
+        """plain_statement : compound_statement
+                           | expression_statement
+                           | selection_statement
+                           | iteration_statement
+                           | jump_statement"""
+        p[0] = p[1]
+
+    def p_statement_attributes(self, p):
+        """statement : attribute_list plain_statement"""
+        if hasattr(p[2], "attributes"):
+            p[2].attributes = p[1] + p[2].attributes
+        else:
+            for attribute in p[1]:
+                self.diagnostics.warning(f"attribute '{attribute.name}' ignored on this statement", attribute.coord)
+        p[0] = p[2]
+
+    def p_statement_error(self, p):
+        """statement : error SEMI"""
+        p[0] = ast.EmptyStmt(coord=self._coord(p, 2))
+
+    def p_expression_statement(self, p):
+        """expression_statement : expression SEMI
+                                | SEMI"""
+        if len(p) == 2:
+            p[0] = ast.EmptyStmt(coord=self._coord(p, 1))
+        else:
+            p[0] = ast.ExprStmt(p[1], coord=_leftmost(p[1]).coord)
+
+    def p_selection_if(self, p):
+        """selection_statement : IF LPAREN expression RPAREN statement %prec IFX
+                               | IF LPAREN expression RPAREN statement ELSE statement"""
+        otherwise = p[7] if len(p) == 8 else None
+        p[0] = ast.If(p[3], p[5], otherwise, coord=self._coord(p, 1))
+
+    def p_selection_switch(self, p):
+        """selection_statement : SWITCH LPAREN expression RPAREN LBRACE case_list RBRACE
+                               | SWITCH LPAREN expression RPAREN LBRACE RBRACE"""
+        cases = p[6] if len(p) == 8 else []
+        p[0] = ast.Switch(p[3], cases, coord=self._coord(p, 1))
+
+    def p_case_list(self, p):
+        """case_list : case_group
+                     | case_list case_group"""
+        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+
+    def p_case_group(self, p):
+        """case_group : CASE conditional_expression COLON block_item_list
+                      | CASE conditional_expression COLON"""
+        body = p[4] if len(p) == 5 else []
+        p[0] = ast.Case(p[2], body, coord=self._coord(p, 1))
+
+    def p_case_group_default(self, p):
+        """case_group : DEFAULT COLON block_item_list
+                      | DEFAULT COLON"""
+        body = p[3] if len(p) == 4 else []
+        p[0] = ast.Case(None, body, coord=self._coord(p, 1))
+
+    def p_iteration_while(self, p):
+        """iteration_statement : WHILE LPAREN expression RPAREN statement"""
+        p[0] = ast.While(p[3], p[5], coord=self._coord(p, 1))
+
+    def p_iteration_do(self, p):
+        """iteration_statement : DO statement WHILE LPAREN expression RPAREN SEMI"""
+        p[0] = ast.DoWhile(p[2], p[5], coord=self._coord(p, 1))
+
+    def p_iteration_for(self, p):
+        """iteration_statement : FOR LPAREN for_init expression_opt SEMI expression_opt RPAREN statement"""
+        p[0] = ast.For(p[3], p[4], p[6], p[8], coord=self._coord(p, 1))
+
+    def p_for_init(self, p):
+        """for_init : declaration
+                    | expression_opt SEMI"""
+        if isinstance(p[1], ast.DeclStmt):
+            p[0] = p[1]
+        else:
+            p[0] = ast.ExprStmt(p[1], coord=_leftmost(p[1]).coord) if p[1] is not None else None
+
+    def p_jump_statement(self, p):
+        """jump_statement : BREAK SEMI
+                          | CONTINUE SEMI
+                          | DISCARD SEMI
+                          | RETURN SEMI
+                          | RETURN expression SEMI"""
+        coord = self._coord(p, 1)
+        kind = p[1]
+        if kind == "break":
+            p[0] = ast.Break(coord)
+        elif kind == "continue":
+            p[0] = ast.Continue(coord)
+        elif kind == "discard":
+            p[0] = ast.Discard(coord)
+        else:
+            p[0] = ast.Return(p[2] if len(p) == 4 else None, coord)
+
+    # ------------------------------------------------------------ expressions
+    def p_expression_opt(self, p):
+        """expression_opt : expression
+                          | empty"""
+        p[0] = p[1]
+
+    def p_expression(self, p):
+        """expression : assignment_expression
+                      | expression COMMA assignment_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        elif isinstance(p[1], ast.Comma):
+            p[1].exprs.append(p[3])
+            p[0] = p[1]
+        else:
+            p[0] = ast.Comma([p[1], p[3]], coord=self._coord(p, 2))
+
+    def p_assignment_expression(self, p):
+        """assignment_expression : conditional_expression
+                                 | unary_expression assignment_operator assignment_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        else:
+            op, coord = p[2]
+            p[0] = ast.Assign(op, p[1], p[3], coord=coord)
+
+    def p_assignment_operator(self, p):
+        """assignment_operator : EQUALS
+                               | TIMESEQUAL
+                               | DIVEQUAL
+                               | MODEQUAL
+                               | PLUSEQUAL
+                               | MINUSEQUAL
+                               | LSHIFTEQUAL
+                               | RSHIFTEQUAL
+                               | ANDEQUAL
+                               | OREQUAL
+                               | XOREQUAL"""
+        p[0] = (p[1], self._coord(p, 1))
+
+    def p_conditional_expression(self, p):
+        """conditional_expression : binary_expression
+                                  | binary_expression CONDOP expression COLON conditional_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        else:
+            p[0] = ast.Conditional(p[1], p[3], p[5], coord=self._coord(p, 2))
+
+    def p_binary_expression(self, p):
+        """binary_expression : cast_expression
+                             | binary_expression TIMES binary_expression
+                             | binary_expression DIVIDE binary_expression
+                             | binary_expression MOD binary_expression
+                             | binary_expression PLUS binary_expression
+                             | binary_expression MINUS binary_expression
+                             | binary_expression RSHIFT binary_expression
+                             | binary_expression LSHIFT binary_expression
+                             | binary_expression LT binary_expression
+                             | binary_expression LE binary_expression
+                             | binary_expression GE binary_expression
+                             | binary_expression GT binary_expression
+                             | binary_expression EQ binary_expression
+                             | binary_expression NE binary_expression
+                             | binary_expression AND binary_expression
+                             | binary_expression OR binary_expression
+                             | binary_expression XOR binary_expression
+                             | binary_expression ANDAND binary_expression
+                             | binary_expression OROR binary_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        else:
+            p[0] = ast.Binary(p[2], p[1], p[3], coord=self._coord(p, 2))
+
+    def p_cast_expression(self, p):
+        """cast_expression : unary_expression
+                           | LPAREN type_specifier RPAREN cast_expression
+                           | LPAREN modifier_list type_specifier RPAREN cast_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        elif len(p) == 5:
+            p[0] = ast.Cast(p[2], p[4], coord=self._coord(p, 1))
+        else:
+            p[3].modifiers = p[2]
+            p[0] = ast.Cast(p[3], p[5], coord=self._coord(p, 1))
+
+    def p_unary_expression(self, p):
+        """unary_expression : postfix_expression
+                            | PLUSPLUS unary_expression
+                            | MINUSMINUS unary_expression
+                            | unary_operator cast_expression"""
+        if len(p) == 2:
+            p[0] = p[1]
+        elif isinstance(p[1], tuple):
+            op, coord = p[1]
+            p[0] = ast.Unary(op, p[2], coord=coord)
+        else:
+            p[0] = ast.Unary(p[1], p[2], coord=self._coord(p, 1))
+
+    def p_unary_operator(self, p):
+        """unary_operator : PLUS
+                          | MINUS
+                          | NOT
+                          | LNOT"""
+        p[0] = (p[1], self._coord(p, 1))
+
+    def p_postfix_index(self, p):
+        """postfix_expression : postfix_expression LBRACKET expression RBRACKET"""
+        p[0] = ast.Index(p[1], p[3], coord=self._coord(p, 2))
+
+    def p_postfix_call(self, p):
+        """postfix_expression : postfix_expression LPAREN argument_list_opt RPAREN"""
+        callee = p[1]
+        if isinstance(callee, ast.Identifier):
+            p[0] = ast.Call(callee.name, p[3], coord=callee.coord)
+        elif isinstance(callee, ast.Member):
+            p[0] = ast.MethodCall(callee.obj, callee.name, p[3], coord=callee.coord)
+        else:
+            self.diagnostics.error("called object is not a function or method", self._coord(p, 2))
+            p[0] = callee
+
+    def p_postfix_member(self, p):
+        """postfix_expression : postfix_expression PERIOD ID
+                              | postfix_expression PERIOD TYPE_NAME
+                              | postfix_expression PERIOD TEMPLATE_NAME"""
+        p[0] = ast.Member(p[1], p[3], coord=self._coord(p, 3))
+
+    def p_postfix_increment(self, p):
+        """postfix_expression : postfix_expression PLUSPLUS
+                              | postfix_expression MINUSMINUS"""
+        p[0] = ast.Unary(p[2], p[1], postfix=True, coord=self._coord(p, 2))
+
+    def p_postfix_construct(self, p):
+        """postfix_expression : type_specifier LPAREN argument_list_opt RPAREN"""
+        p[0] = ast.Construct(p[1], p[3], coord=p[1].coord)
+
+    def p_postfix_primary(self, p):
+        """postfix_expression : primary_expression"""
+        p[0] = p[1]
+
+    def p_argument_list_opt(self, p):
+        """argument_list_opt : argument_list
+                             | empty"""
+        p[0] = p[1] or []
+
+    def p_argument_list(self, p):
+        """argument_list : assignment_expression
+                         | argument_list COMMA assignment_expression"""
+        p[0] = p[1] + [p[3]] if len(p) == 4 else [p[1]]
+
+    def p_primary_identifier(self, p):
+        """primary_expression : ID"""
+        p[0] = ast.Identifier(p[1], coord=self._coord(p, 1))
+
+    def p_primary_paren(self, p):
+        """primary_expression : LPAREN expression RPAREN"""
+        p[0] = p[2]
+
+    def p_primary_bool(self, p):
+        """primary_expression : TRUE
+                              | FALSE"""
+        p[0] = ast.BoolLiteral(p[1] == "true", coord=self._coord(p, 1))
+
+    def p_primary_float(self, p):
+        """primary_expression : FLOAT_CONST"""
+        text = p[1]
+        suffix = text[-1].lower() if text[-1] in "fFhHlL" else ""
+        body = text[:-1] if suffix else text
+        p[0] = ast.FloatLiteral(float(body), suffix, coord=self._coord(p, 1))
+
+    def p_primary_integer(self, p):
+        """primary_expression : integer_constant"""
+        p[0] = p[1]
+
+    def p_integer_constant(self, p):
+        """integer_constant : INT_CONST"""
+        p[0] = self._integer(p[1], self._coord(p, 1))
+
+    def _integer(self, text: str, coord: Coord) -> ast.IntLiteral:
+        body = text.rstrip("uUlL")
+        suffix = text[len(body):].lower()
+        if body.lower().startswith("0x"):
+            value = int(body, 16)
+        elif len(body) > 1 and body.startswith("0"):
+            if any(ch in "89" for ch in body):
+                self.diagnostics.error(f"invalid digit in octal constant '{text}'", coord)
+                value = 0
+            else:
+                value = int(body, 8)
+        else:
+            value = int(body)
+        if value >= 1 << 64:
+            self.diagnostics.error(f"integer constant '{text}' is too large", coord)
+            value &= (1 << 64) - 1
+        return ast.IntLiteral(value, suffix, coord=coord)
+
+    def p_empty(self, p):
+        """empty :"""
+        p[0] = None
+
+
+# How a token kind is written, for "expected ..." messages.
+_SPELLING = {
+    "SEMI": ";", "RPAREN": ")", "LPAREN": "(", "RBRACKET": "]", "LBRACKET": "[", "RBRACE": "}",
+    "LBRACE": "{", "COMMA": ",", "COLON": ":", "EQUALS": "=", "GT": ">", "LT": "<", "ID": "identifier",
+    "WHILE": "while", "PERIOD": ".",
+}
+
+
+def _leftmost(expr):
+    """The node where an expression starts in the source (for statement positions)."""
+    while True:
+        if isinstance(expr, ast.Binary):
+            expr = expr.left
+        elif isinstance(expr, ast.Assign):
+            expr = expr.target
+        elif isinstance(expr, (ast.Index, ast.Member, ast.MethodCall)):
+            expr = expr.obj
+        elif isinstance(expr, ast.Conditional):
+            expr = expr.cond
+        elif isinstance(expr, ast.Comma):
+            expr = expr.exprs[0]
+        elif isinstance(expr, ast.Unary) and expr.postfix:
+            expr = expr.operand
+        else:
+            return expr
