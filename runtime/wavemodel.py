@@ -516,7 +516,8 @@ def ds_swizzle_b32(
     reads 0; inactive destination lanes keep ``old``.
     """
     lanes = lane_ids(wave_size_of(src))
-    sources = _half_base(lanes) + np.array([swizzle_source(lane % HALF_SIZE, offset) for lane in lanes])
+    in_half = np.array([swizzle_source(lane % HALF_SIZE, offset) for lane in lanes])
+    sources = _half_base(lanes) + in_half
     fetched = np.where(exec_lanes[sources], src[sources], np.zeros_like(src))
     return masked_write(old, fetched, exec_lanes)
 
@@ -733,10 +734,30 @@ class WaveResult(NamedTuple):
     defined: np.ndarray
 
 
+def mismatched_lanes(
+    actual: np.ndarray, expected: WaveResult, rtol: float = 0.0, atol: float = 0.0
+) -> np.ndarray:
+    """The defined lanes where ``actual`` differs from the model (empty when they agree).
+
+    With a tolerance (for float orderings) a lane agrees when
+    ``|actual - expected| <= atol + rtol * |expected|``; otherwise values must be equal.
+    """
+    got = actual[expected.defined]
+    want = expected.values[expected.defined]
+    if rtol or atol:
+        agree = np.isclose(got, want, rtol=rtol, atol=atol)
+    else:
+        agree = got == want
+    if agree.ndim > 1:  # WaveActiveBallot: a lane agrees when all four words do
+        agree = agree.all(axis=tuple(range(1, agree.ndim)))
+    return np.flatnonzero(expected.defined)[~agree]
+
+
 def _broadcast(value, exec_lanes: np.ndarray, dtype) -> WaveResult:
     """A wave-uniform result: ``value`` on active lanes, 0 elsewhere."""
     zeros = np.zeros(len(exec_lanes), dtype=dtype)
-    return WaveResult(masked_write(zeros, np.full(len(exec_lanes), value, dtype=dtype), exec_lanes), exec_lanes.copy())
+    uniform = np.full(len(exec_lanes), value, dtype=dtype)
+    return WaveResult(masked_write(zeros, uniform, exec_lanes), exec_lanes.copy())
 
 
 def wave_get_lane_index(exec_lanes: np.ndarray) -> WaveResult:
@@ -846,7 +867,7 @@ def wave_active_all_true(condition: np.ndarray, exec_lanes: np.ndarray) -> WaveR
 
 
 def wave_active_all_equal(values: np.ndarray, exec_lanes: np.ndarray) -> WaveResult:
-    """``WaveActiveAllEqual(v)``: every active lane holds the same value (``==``, so NaN differs)."""
+    """``WaveActiveAllEqual(v)``: all active lanes hold one value (by ``==``: NaN differs)."""
     active = values[exec_lanes]
     all_equal = bool(np.all(active == active[0])) if len(active) else True
     return _broadcast(all_equal, exec_lanes, bool)

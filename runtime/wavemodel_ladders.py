@@ -144,7 +144,9 @@ def shift_right_one_lane(op: ReduceOp, tmp: np.ndarray) -> np.ndarray:
     shifted = dpp16(tmp, identity, full_exec(wave_size), row_shr(1))
     odd_row_starts = _row_starts(wave_size) & ((lane_ids(wave_size) // ROW_SIZE) % 2 == 1)
     last_lane_selects = (LAST_ROW_LANE,) * ROW_SIZE
-    shifted = v_permlanex16_b32(tmp, shifted, odd_row_starts, last_lane_selects, fetch_inactive=True)
+    shifted = v_permlanex16_b32(
+        tmp, shifted, odd_row_starts, last_lane_selects, fetch_inactive=True
+    )
     if wave_size == 64:
         shifted = v_writelane_b32(shifted, v_readlane_b32(tmp, HALF_SIZE - 1), HALF_SIZE)
     return shifted
@@ -272,7 +274,8 @@ def is_first_lane_via_ff1(
 ) -> np.ndarray:
     """``WaveIsFirstLane()``: ``s_ff1`` of exec compared with the lane id (from mbcnt)."""
     wave_size = len(exec_lanes)
-    lane_index = v_mbcnt_hi_u32_b32(0xFFFFFFFF, v_mbcnt_lo_u32_b32(0xFFFFFFFF, 0, wave_size), wave_size)
+    low_count = v_mbcnt_lo_u32_b32(0xFFFFFFFF, 0, wave_size)
+    lane_index = v_mbcnt_hi_u32_b32(0xFFFFFFFF, low_count, wave_size)
     is_first = lane_index == s_ff1(v_cmp_ballot(exec_lanes, exec_lanes))
     return masked_write(_destination(exec_lanes, old, bool), is_first, exec_lanes)
 
@@ -300,7 +303,8 @@ def quad_read_via_dpp(
     [k,k,k,k]. The seed listing uses ``bound_ctrl:0`` (read 0 from an inactive
     lane), which only changes undefined lanes; so do we.
     """
-    return dpp16(values, _destination(values, old), exec_lanes, quad_perm(*quad_selects), bound_ctrl=True)
+    ctrl = quad_perm(*quad_selects)
+    return dpp16(values, _destination(values, old), exec_lanes, ctrl, bound_ctrl=True)
 
 
 def shuffle_xor_plan(mask: int, wave_size: int) -> str:
