@@ -86,6 +86,7 @@ class VarDecl(Node):
     attributes: list[Attribute] = field(default_factory=list)
     coord: Coord = UNKNOWN
     type: Any = None  # the full type including array dimensions
+    storage: str = "local"  # local, static, groupshared, resource, cbuffer, uniform (set by sema)
 
 
 @node

@@ -1,0 +1,100 @@
+"""The ``shc`` command line.
+
+Commands import the compiler lazily, so ``shc --help`` starts fast. Every
+diagnostic goes to stderr in ``file:line:col: error: ...`` form; a failure
+inside shc itself prints one ``internal compiler error`` line and exits 70.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import List, Optional
+
+import typer
+
+from .diagnostics import EXIT_ERROR, EXIT_INTERNAL
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU.",
+)
+
+EntryOption = typer.Option("main", "-E", "--entry", help="Entry point function.")
+DefineOption = typer.Option(None, "-D", "--define", help="Define a macro: NAME or NAME=VALUE.")
+IncludeOption = typer.Option(None, "-I", "--include", help="Add a directory to the include search path.")
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", help="Print shc's version and exit."),
+) -> None:
+    """shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU."""
+    if version:
+        from .. import __version__
+
+        print(f"shc {__version__}")
+        raise typer.Exit(0)
+
+
+def parse_defines(values: Optional[List[str]]) -> dict[str, str]:
+    defines: dict[str, str] = {}
+    for value in values or []:
+        name, _, text = value.partition("=")
+        defines[name.strip()] = text if "=" in value else "1"
+    return defines
+
+
+def run_stage(path: str, work):
+    """Run ``work(diagnostics)``; print diagnostics; turn failures into exit codes."""
+    from .diagnostics import CompileError, Diagnostics
+
+    diagnostics = Diagnostics()
+    try:
+        result = work(diagnostics)
+    except CompileError:
+        print(diagnostics.render(), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except (KeyboardInterrupt, typer.Exit):
+        raise
+    except RecursionError:
+        print(f"{path}: error: the program nests too deeply for shc to compile", file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except Exception as failure:  # an internal compiler error must never show a traceback
+        where = traceback.extract_tb(failure.__traceback__)[-1]
+        print(f"{path}: internal compiler error: {type(failure).__name__}: {failure} "
+              f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})", file=sys.stderr)
+        raise typer.Exit(EXIT_INTERNAL)
+    if diagnostics.items:
+        print(diagnostics.render(), file=sys.stderr)
+    return result
+
+
+@app.command("check")
+def check_command(
+    file: str = typer.Argument(..., help="HLSL source file."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    emit: Optional[str] = typer.Option(None, "--emit", help="Print a stage's output: 'ast'."),
+) -> None:
+    """Check a shader: silent with exit 0 when it is valid, diagnostics otherwise."""
+    from .frontend import ast
+    from .pipeline import Options, check_file
+
+    if emit not in (None, "ast"):
+        print(f"shc: error: unknown --emit value '{emit}' (expected 'ast')", file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
+    program = run_stage(file, lambda diagnostics: check_file(file, options, diagnostics))
+    if emit == "ast":
+        print(ast.dump(program.unit))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
