@@ -38,6 +38,22 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "X": ("any", "sv"),
 }
 
+# How --help and diagnostics explain each letter.
+TEMPLATE_DOCS: dict[str, str] = {
+    "T": "int, uint or float scalar, vector or matrix (bool becomes int)",
+    "F": "floating-point scalar, vector or matrix (integers become float)",
+    "I": "int or uint scalar, vector or matrix",
+    "A": "any numeric or bool scalar, vector or matrix",
+    "R": "32-bit int, uint or float scalar, vector or matrix",
+    "M": "32- or 64-bit int or uint",
+    "D": "double scalar, vector or matrix",
+    "G": "float scalar, vector or matrix",
+    "U": "uint scalar, vector or matrix",
+    "W": "int, uint or float scalar or vector",
+    "K": "int or uint scalar or vector",
+    "X": "any numeric or bool scalar or vector",
+}
+
 GROUPS = ("math", "bits", "conversion", "wave", "quad", "barrier", "atomic", "resource", "misc")
 
 
@@ -116,16 +132,17 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("math", "fmod", "floating-point remainder of x / y, sign of x", "F fmod(F x, F y)"),
     fn("math", "degrees", "radians to degrees", "F degrees(F x)"),
     fn("math", "radians", "degrees to radians", "F radians(F x)"),
+    # Vector/matrix forms first: with equal costs (truncations) the earlier form wins.
     fn("math", "mul", "product with HLSL matrix/vector shape rules",
+       "T:1 mul(T:n a, T:n b)",
+       "T:c mul(T:r v, T:r*c m)",
+       "T:r mul(T:r*c m, T:c v)",
+       "T:r*c mul(T:r*k a, T:k*c b)",
        "T:1 mul(T:1 a, T:1 b)",
        "T:n mul(T:1 a, T:n b)",
        "T:n mul(T:n a, T:1 b)",
        "T:r*c mul(T:1 a, T:r*c b)",
-       "T:r*c mul(T:r*c a, T:1 b)",
-       "T:1 mul(T:n a, T:n b)",
-       "T:c mul(T:r v, T:r*c m)",
-       "T:r mul(T:r*c m, T:c v)",
-       "T:r*c mul(T:r*k a, T:k*c b)"),
+       "T:r*c mul(T:r*c a, T:1 b)"),
     # bits
     fn("bits", "countbits", "number of set bits", "uint<I> countbits(I x)"),
     fn("bits", "firstbithigh", "index of the highest set bit (sign bit skipped for int), -1 if none",
@@ -229,6 +246,7 @@ SAMPLED_TEXTURES = frozenset({"Texture1D", "Texture1DArray", "Texture2D", "Textu
                               "TextureCube", "TextureCubeArray"})
 RW_TEXTURES = frozenset({"RWTexture1D", "RWTexture1DArray", "RWTexture2D", "RWTexture2DArray", "RWTexture3D"})
 TEXTURES = SAMPLED_TEXTURES | RW_TEXTURES
+LOADABLE_TEXTURES = TEXTURES - {"TextureCube", "TextureCubeArray"}
 GATHER_TEXTURES = frozenset({"Texture2D", "Texture2DArray", "TextureCube", "TextureCubeArray"})
 
 
@@ -281,7 +299,7 @@ METHODS: tuple[Entry, ...] = (
     method(RW_BYTE_ADDRESS, "InterlockedCompareStore", "atomic compare-and-store at a byte address",
            "void InterlockedCompareStore(uint address, uint compare, uint value)", group="atomic", writes=True),
     # Textures. $loc has a mip component unless the texture is RW.
-    method(TEXTURES, "Load", "texel at an integer location (plus mip level for read-only textures)",
+    method(LOADABLE_TEXTURES, "Load", "texel at an integer location (plus mip level for read-only textures)",
            "$elem Load($loc location)", "$elem Load($loc location, $offset offset)"),
     method(TEXTURES, "GetDimensions", "size in texels (and array elements / mip levels)",
            "void GetDimensions($sizes)", "void GetDimensions($fsizes)"),
