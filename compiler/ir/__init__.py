@@ -1,0 +1,1 @@
+"""The typed SSA IR over structured control flow (see core.py and ops.py)."""
