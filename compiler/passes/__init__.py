@@ -1,0 +1,34 @@
+"""IR passes: each file holds one pass, a small object with a ``name`` and ``run(module)``.
+
+The order they run in is listed once, in ``compiler/pipeline.py``.
+"""
+
+from __future__ import annotations
+
+from ..ir.core import Function, Inst, Module
+
+
+class Pass:
+    """A transformation or analysis over a module; it leaves the IR valid."""
+
+    name = "pass"
+    description = ""
+
+    def run(self, module: Module) -> None:  # pragma: no cover - every pass overrides it
+        raise NotImplementedError
+
+
+def replace_all_uses(function: Function, old: Inst, new: Inst) -> None:
+    for inst in function.instructions():
+        if old in inst.operands:
+            inst.replace_operand(old, new)
+
+
+def make_constant(inst: Inst, value) -> None:
+    """Turn ``inst`` into a constant in place, so its users need no rewriting."""
+    from ..ir.ops import Op
+
+    inst.op = Op.CONST
+    inst.operands = []
+    inst.targets = []
+    inst.attrs = {"value": value}

@@ -1,0 +1,108 @@
+"""Simplification: algebraic identities, and folding selects and branches on constants.
+
+Identities (``x + 0``, ``x * 1``, ``x & ~0``, ``x | 0``, ``x ^ 0``, shifts by 0,
+a conversion to the same type, ``select(c, x, x)``) replace an instruction with
+one of its operands. ``x * 0`` folds only for integers (for floats NaN * 0 is
+NaN). A conditional branch on a constant becomes a plain branch, and the phis of
+the block no longer reached lose that incoming edge; the header keeps no
+selection annotation once it stops selecting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Pass, make_constant, replace_all_uses
+from .constants import constant_array
+from ..ir.core import Function, Inst, Module
+from ..ir.ops import Op
+
+# op -> (operand positions that may be the identity, the identity's test)
+_RIGHT_IDENTITY = {
+    Op.ADD: 0, Op.SUB: 0, Op.MUL: 1, Op.DIV: 1, Op.OR: 0, Op.XOR: 0, Op.SHL: 0, Op.SHR: 0,
+}
+_LEFT_IDENTITY = {Op.ADD: 0, Op.MUL: 1, Op.OR: 0, Op.XOR: 0}
+
+
+def _is_all(inst: Inst, value) -> bool:
+    array = constant_array(inst)
+    return array is not None and bool(np.all(array == value))
+
+
+def _all_ones(inst: Inst) -> bool:
+    array = constant_array(inst)
+    return array is not None and array.dtype.kind in "iu" and bool(np.all(array == np.invert(array.dtype.type(0))))
+
+
+class Simplify(Pass):
+    name = "simplify"
+    description = "algebraic identities; selects and branches on constants"
+
+    def run(self, module: Module) -> None:
+        function = module.function
+        for inst in list(function.instructions()):
+            replacement = self.identity(inst)
+            if replacement is not None and replacement is not inst:
+                replace_all_uses(function, inst, replacement)
+                inst.block.insts.remove(inst)
+        for block in function.blocks:
+            term = block.terminator
+            if term is not None and term.op is Op.COND_BR:
+                self.fold_branch(function, block, term)
+
+    def identity(self, inst: Inst) -> Inst | None:
+        replacement = self._identity_operand(inst)
+        if replacement is not None and replacement.type != inst.type:
+            return None
+        return replacement
+
+    def _identity_operand(self, inst: Inst) -> Inst | None:
+        op, operands = inst.op, inst.operands
+        same_type = _same
+        if op in _RIGHT_IDENTITY and len(operands) == 2 and _is_all(operands[1], _RIGHT_IDENTITY[op]):
+            return same_type(operands[0])
+        if op in _LEFT_IDENTITY and len(operands) == 2 and _is_all(operands[0], _LEFT_IDENTITY[op]):
+            return same_type(operands[1])
+        if op is Op.AND and len(operands) == 2:
+            if _all_ones(operands[1]):
+                return same_type(operands[0])
+            if _all_ones(operands[0]):
+                return same_type(operands[1])
+        if op is Op.MUL and len(operands) == 2 and not _is_float(inst):
+            if _is_all(operands[1], 0) or _is_all(operands[0], 0):
+                zero = operands[1] if _is_all(operands[1], 0) else operands[0]
+                if zero.type == inst.type:
+                    return zero
+        if op is Op.CONVERT and operands[0].type == inst.type:
+            return operands[0]
+        if op is Op.SELECT:
+            cond, when_true, when_false = operands
+            if when_true is when_false:
+                return when_true
+            array = constant_array(cond)
+            if array is not None and array.size == 1:
+                return when_true if bool(array[0]) else when_false
+        return None
+
+    def fold_branch(self, function: Function, block, term: Inst) -> None:
+        array = constant_array(term.operands[0])
+        if array is None:
+            return
+        taken, dropped = (term.targets[0], term.targets[1]) if bool(array[0]) else (term.targets[1], term.targets[0])
+        term.op, term.operands, term.targets = Op.BR, [], [taken]
+        if dropped is not taken:
+            for phi in dropped.phis:
+                keep = [(v, b) for v, b in zip(phi.operands, phi.targets) if b is not block]
+                phi.operands = [v for v, _ in keep]
+                phi.targets = [b for _, b in keep]
+        if block.kind == "if":
+            block.kind, block.merge = None, None
+
+
+def _is_float(inst: Inst) -> bool:
+    element = getattr(inst.type, "element", None)
+    return element is not None and element.is_float
+
+
+def _same(value: Inst) -> Inst:
+    return value
