@@ -140,6 +140,8 @@ class Module:
     groupshared: list[GroupsharedVar] = field(default_factory=list)
     scratch_bytes: int = 0
     source_file: str = "<input>"
+    # Results of analysis passes, by pass name (e.g. "uniformity", "liveness").
+    analyses: dict[str, Any] = field(default_factory=dict)
 
     @property
     def lds_bytes(self) -> int:
