@@ -87,20 +87,39 @@ class Op(Enum):
     QUAD_READ = "quad_read"  # attrs: lanes (quad_perm pattern), e.g. across_x = [1, 0, 3, 2]
     QUAD_READ_LANE_AT = "quad_read_lane_at"
     NON_UNIFORM = "non_uniform"  # NonUniformResourceIndex marker
-    # RDNA2 lane-exchange primitives, after lowering (runtime/wavemodel.py defines them)
-    DPP16 = "dpp16"  # attrs: ctrl, row_mask, bank_mask, bound_ctrl
-    DPP8 = "dpp8"  # attrs: selects
+    # RDNA2 lane-exchange primitives, after lowering. runtime/wavemodel.py defines their
+    # semantics; operands and attributes (T is the value type, masks are uint for wave32
+    # and uint64_t for wave64):
+    #   dpp16 T %src, %old {ctrl="quad_perm:[1,0,3,2]", row_mask=15, bank_mask=15, bound_ctrl=false}
+    #   dpp8 T %src, %old {selects=[...8 ints]}
+    #   permlanex16 T %src, %old {selects=[...16 ints], fetch_inactive=false, bound_ctrl=false}
+    #   ds_swizzle T %src, %old {offset=int}
+    #   ds_bpermute T %src, %old, %addr_bytes           (reaches within each 32-lane half)
+    #   readlane T %src, %lane                          (wave-uniform result; %lane uniform)
+    #   readfirstlane T %src                            (lowest active lane)
+    #   writelane T %old, %value, %lane
+    #   set_inactive T %src, %identity                  (inactive lanes take %identity)
+    #   ballot_mask M %cond                              (v_cmp into an SGPR lane mask)
+    #   mbcnt uint %mask, %addend                       (set bits of %mask below each lane)
+    #   bcnt uint %mask                                  (s_bcnt1)
+    #   lds_exchange T %src, %old, %source_lane         (any lane of the wave, through LDS)
+    # Any instruction with the attribute wwm=true runs in whole-wave mode (every lane on,
+    # as ACO's reductions do). After DPP combining, a VALU op may carry dpp attributes
+    # {dpp="<ctrl>", row_mask, bank_mask, bound_ctrl}: its operand 0 is read through that
+    # DPP16 control (LLVM's src0 rule), e.g. add float %a, %b {dpp="quad_perm:[1,0,3,2]", ...}.
+    DPP16 = "dpp16"
+    DPP8 = "dpp8"
     PERMLANEX16 = "permlanex16"
-    DS_SWIZZLE = "ds_swizzle"  # attrs: offset
+    DS_SWIZZLE = "ds_swizzle"
     DS_BPERMUTE = "ds_bpermute"
     READLANE = "readlane"
     READFIRSTLANE = "readfirstlane"
     WRITELANE = "writelane"
-    SET_INACTIVE = "set_inactive"  # inactive lanes take the identity value (whole-wave mode)
-    BALLOT_MASK = "ballot_mask"  # v_cmp into an SGPR lane mask
+    SET_INACTIVE = "set_inactive"
+    BALLOT_MASK = "ballot_mask"
     MBCNT = "mbcnt"
     BCNT = "bcnt"
-    LDS_EXCHANGE = "lds_exchange"  # cross-half exchange through LDS in wave64
+    LDS_EXCHANGE = "lds_exchange"
     # control flow
     PHI = "phi"
     BR = "br"
