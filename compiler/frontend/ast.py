@@ -429,13 +429,35 @@ class NodeVisitor:
 
 
 def dump(root: Node, indent: str = "") -> str:
-    """A readable, indented rendering of a tree for ``shc check --emit ast``."""
+    """A readable, indented rendering of a tree for ``shc check --emit ast``.
+
+    The walk keeps its own stack, so a deeply nested expression does not
+    exhaust Python's recursion limit.
+    """
     lines: list[str] = []
-    _dump(root, indent, lines)
+    stack: list[tuple[str, Node | str]] = [(indent, root)]
+    while stack:
+        prefix, item = stack.pop()
+        if isinstance(item, str):  # a ".field:" label
+            lines.append(prefix + item)
+            continue
+        lines.append(prefix + _describe(item))
+        pending: list[tuple[str, Node | str]] = []
+        for spec in fields(item):  # type: ignore[arg-type]
+            if spec.name in _NOT_CHILDREN:
+                continue
+            value = getattr(item, spec.name)
+            nodes = [value] if isinstance(value, Node) else (
+                [v for v in value if isinstance(v, Node)] if isinstance(value, list) else [])
+            if nodes:
+                pending.append((prefix + "  ", f".{spec.name}:"))
+                pending.extend((prefix + "    ", child) for child in nodes)
+        stack.extend(reversed(pending))
     return "\n".join(lines)
 
 
-def _dump(current: Node, indent: str, lines: list[str]) -> None:
+def _describe(current: Node) -> str:
+    """One line for a node: its class, scalar fields and position."""
     attributes = []
     for spec in fields(current):  # type: ignore[arg-type]
         value = getattr(current, spec.name)
@@ -449,18 +471,5 @@ def _dump(current: Node, indent: str, lines: list[str]) -> None:
             attributes.append(f"<{value}>")
             continue
         attributes.append(f"{spec.name}={value!r}")
-    line = current.coord.line
-    col = current.coord.col
-    lines.append(f"{indent}{type(current).__name__} {' '.join(attributes)}".rstrip() + f"  @{line}:{col}")
-    for spec in fields(current):  # type: ignore[arg-type]
-        if spec.name in _NOT_CHILDREN:
-            continue
-        value = getattr(current, spec.name)
-        if isinstance(value, Node):
-            lines.append(f"{indent}  .{spec.name}:")
-            _dump(value, indent + "    ", lines)
-        elif isinstance(value, list) and any(isinstance(v, Node) for v in value):
-            lines.append(f"{indent}  .{spec.name}:")
-            for item in value:
-                if isinstance(item, Node):
-                    _dump(item, indent + "    ", lines)
+    text = f"{type(current).__name__} {' '.join(attributes)}".rstrip()
+    return f"{text}  @{current.coord.line}:{current.coord.col}"

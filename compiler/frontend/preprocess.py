@@ -4,22 +4,28 @@ pcpp does the preprocessing (includes, macros with ``#``/``##``, conditionals wi
 ``defined()`` and integer expressions). This module walks pcpp's token stream,
 writes the text the lexer reads, and remembers for every output span which file,
 line and column it came from. Tokens produced by a macro expansion map to the
-place the macro was used, as clang reports them.
+place the macro was used, as clang reports them. pcpp's own errors, and inputs
+pcpp would crash on, become diagnostics.
 """
 
 from __future__ import annotations
 
 import bisect
+import copy
 import io
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pcpp
+from pcpp.preprocessor import trigraph
 
-from ..diagnostics import Coord, Diagnostics
+from ..diagnostics import CompileError, Coord, Diagnostics, display_path
 
 STDLIB_DIR = Path(__file__).resolve().parent.parent.parent / "stdlib"
+MAX_INCLUDE_DEPTH = 100  # each level costs pcpp a few Python frames
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -41,9 +47,9 @@ class Preprocessed:
 
     def coord(self, line: int, col: int) -> Coord:
         """The source position of output ``line`` and ``col`` (both 1-based)."""
-        if not 1 <= line <= len(self.lines) or not self.lines[line - 1]:
+        segments = self._segments_near(line)
+        if not segments:
             return Coord(self.main_file, line, col)
-        segments = self.lines[line - 1]
         index = bisect.bisect_right([s.out_col for s in segments], col) - 1
         segment = segments[max(index, 0)]
         if segment.expanded:
@@ -51,77 +57,254 @@ class Preprocessed:
         offset = max(col - segment.out_col, 0)
         return Coord(segment.coord.file, segment.coord.line, segment.coord.col + offset)
 
+    def _segments_near(self, line: int) -> list[Segment]:
+        # An output line without text (blank, or past the end) borrows the
+        # mapping of the closest line above it that has some.
+        line = min(line, len(self.lines))
+        while line >= 1 and not self.lines[line - 1]:
+            line -= 1
+        return self.lines[line - 1] if line >= 1 else []
 
-class _LineStarts:
-    """Offsets of line starts per source file, to turn pcpp's ``lexpos`` into a column."""
 
-    def __init__(self, texts: dict[str, str]):
-        self._texts = texts
+class _Files:
+    """Every file read: its text, the name diagnostics show, and where its lines start.
+
+    pcpp names a file by a path relative to the working directory (or absolute);
+    everything here is keyed by the absolute path so both spellings meet.
+    """
+
+    def __init__(self, diagnostics: Diagnostics):
+        self.diagnostics = diagnostics
+        self._texts: dict[str, str] = {}
+        self._names: dict[str, str] = {}
         self._starts: dict[str, list[int]] = {}
 
-    def column(self, path: str, lexpos: int) -> int:
-        starts = self._starts.get(path)
-        if starts is None:
-            text = self._texts.get(path, "")
-            starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-            self._starts[path] = starts
+    def add(self, path: str, name: str, text: str) -> None:
+        key = os.path.abspath(path)
+        self._texts[key] = text
+        self._names[key] = name
+        self.diagnostics.sources.add(name, text)
+
+    def name(self, source: str) -> str:
+        return self._names.get(os.path.abspath(source), source)
+
+    def column(self, source: str, lexpos: int) -> int:
+        """The 1-based column of pcpp's ``lexpos`` in ``source``."""
+        starts = self._line_starts(source)
         index = bisect.bisect_right(starts, lexpos) - 1
         return lexpos - starts[max(index, 0)] + 1
+
+    def line_text(self, source: str, line: int) -> str:
+        text = self._texts.get(os.path.abspath(source), "")
+        lines = _normalise(text).split("\n")
+        return lines[line - 1] if 1 <= line <= len(lines) else ""
+
+    def _line_starts(self, source: str) -> list[int]:
+        key = os.path.abspath(source)
+        starts = self._starts.get(key)
+        if starts is None:
+            # pcpp counts lexpos in its own normalised copy of the text.
+            text = _normalise(self._texts.get(key, ""))
+            starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+            self._starts[key] = starts
+        return starts
+
+
+def _normalise(text: str) -> str:
+    """The text as pcpp lexes it: trigraphs replaced, lines split and right-stripped."""
+    return "\n".join(line.rstrip() for line in trigraph(text).splitlines())
 
 
 class _Preprocessor(pcpp.Preprocessor):
     """pcpp with its hooks routed into shc's diagnostics."""
 
-    def __init__(self, diagnostics: Diagnostics, texts: dict[str, str]):
+    def __init__(self, diagnostics: Diagnostics, files: _Files, main_name: str, search_path: list[str]):
         super().__init__()
+        self.main_name = main_name
         self.diagnostics = diagnostics
-        self.texts = texts
+        self.files = files
+        self.search_path = search_path
+        self.path = list(search_path)
         self.line_directive = None
         self.line_remaps: dict[str, list[tuple[int, int, str]]] = {}
+        self._directive_args: list = []
+        self._else_seen: list[bool] = []  # per open conditional of the current file
+        self._deferred: dict[str, str] = {}  # placeholder identifier -> error to report
+
+    # -- positions ----------------------------------------------------------
+    def coord_of(self, tok) -> Coord:
+        """The source position of a token pcpp read from a file."""
+        source = tok.source or ""
+        path, line = remap_line(self.line_remaps.get(source, []), source, tok.lineno)
+        return Coord(self.files.name(path), line, self.files.column(source, tok.lexpos))
+
+    def _line_coord(self, source: str, line: int, word: str | None = None) -> Coord:
+        """A position on ``line``: where ``word(`` is used, else the first non-blank."""
+        text = self.files.line_text(source, line)
+        match = re.search(rf"\b{re.escape(word)}\s*\(", text) if word else None
+        col = match.start() + 1 if match else len(text) - len(text.lstrip()) + 1
+        path, mapped = remap_line(self.line_remaps.get(source, []), source, line)
+        return Coord(self.files.name(path), mapped, col)
+
+    def _here(self) -> Coord:
+        """The position of the directive being processed."""
+        if self.lastdirective is None:
+            return Coord(self.main_name, 1, 1)
+        return self.coord_of(self.lastdirective)
 
     # -- hooks -------------------------------------------------------------
     def on_error(self, file, line, msg):
-        self.diagnostics.error(_error_text(msg), Coord(file or "<input>", line or 0, 1))
         self.return_code += 1
+        if not file or file == "unknown" or not line:
+            coord = self._here()
+        else:
+            macro = re.match(r"Macro (\w+) ", msg)
+            coord = self._line_coord(file, line, macro.group(1) if macro else None)
+        self.diagnostics.error(_error_text(msg), coord)
 
     def on_file_open(self, is_system_include, includepath):
-        with open(includepath, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-        self.texts[includepath] = text
-        self.diagnostics.sources.add(includepath, text)
+        with open(includepath, "rb") as handle:
+            data = handle.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.diagnostics.error(f"'{display_path(includepath)}' is not UTF-8 text", self._here())
+            text = data.decode("utf-8", errors="replace")
+        text = text.removeprefix("\ufeff")
+        self.files.add(includepath, display_path(includepath), text)
         return io.StringIO(text)
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-        where = self.lastdirective
-        coord = Coord(where.source, where.lineno, 1) if where is not None else Coord("<input>", 0, 0)
+        args = self._directive_args
+        coord = self.coord_of(args[0]) if args else self._here()
         if is_malformed:
-            self.diagnostics.error(f"malformed #include: {includepath}", coord)
+            self.diagnostics.error(f"expected \"FILENAME\" or <FILENAME> after #include, not '{includepath}'", coord)
         else:
             self.diagnostics.error(f"'{includepath}' file not found", coord)
         raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
 
-    def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
-        text = "".join(tok.value for tok in toks).strip()
-        coord = Coord(directive.source, directive.lineno, 1)
-        if directive.value == "error":
-            self.diagnostics.error(f"#error {text}".rstrip(), coord)
-            return True
-        if directive.value == "warning":
-            self.diagnostics.warning(f"#warning {text}".rstrip(), coord)
-            return True
-        if directive.value == "pragma":
-            return True  # pragmas other than 'once' do not change a compute shader
-        if directive.value == "line":
-            self._line_directive(directive, toks, coord)
-            return True
-        self.diagnostics.error(f"invalid preprocessing directive '#{directive.value}'", coord)
+    def include(self, tokens, original_line):
+        """Search for both include forms next to the including file first."""
+        if self.include_depth > MAX_INCLUDE_DEPTH:
+            self.diagnostics.error(f"#include nested more than {MAX_INCLUDE_DEPTH} levels deep", self._here())
+            return
+        here = self.temp_path[0] if self.temp_path else ""
+        self.path = [here, *self.search_path]
+        outer, self._else_seen = self._else_seen, []
+        try:
+            yield from super().include(tokens, original_line)
+        finally:
+            self._else_seen = outer
+
+    def on_directive_handle(self, directive, toks, ifpassthru, precedingtoks):
+        # Called for every known directive, also inside skipped #if blocks, so only
+        # structure is checked here; bad operands become placeholders that report
+        # an error if pcpp ever evaluates them.
+        self.lastdirective = directive
+        self._directive_args = list(toks)
+        name = directive.value
+        if name in ("if", "ifdef", "ifndef"):
+            self._else_seen.append(False)
+        elif name in ("elif", "else") and self._else_seen:
+            if self._else_seen[-1]:
+                self.diagnostics.error(f"#{name} after #else", self.coord_of(directive))
+            self._else_seen[-1] = name == "else"
+        elif name == "endif" and self._else_seen:
+            self._else_seen.pop()
+        if name in ("ifdef", "ifndef") and (not toks or toks[0].type != self.t_ID):
+            toks[:] = [self._placeholder(directive, self.t_ID, "macro name missing" if not toks
+                                         else "macro name must be an identifier")]
+        elif name in ("if", "elif"):
+            self._check_expression(directive, toks)
+        elif name == "include" and not toks:
+            self.diagnostics.error("expected \"FILENAME\" or <FILENAME> after #include", self.coord_of(directive))
+            raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
         return True
 
+    def _check_expression(self, directive, toks) -> None:
+        problem = self._expression_problem(directive.value, toks)
+        if problem:
+            toks[:] = [self._placeholder(directive, self.t_ID, problem)]
+
+    def _expression_problem(self, name: str, toks) -> str | None:
+        """What is wrong with an #if operand that pcpp would crash on or accept silently."""
+        raw = [tok.value for tok in toks]
+        if not raw:
+            return f"#{name} with no expression"
+        if raw[0] == "!":
+            # At the top of a file pcpp peeks at '!defined(NAME' looking for an
+            # include guard, without checking that the tokens are there.
+            needed = 2
+            if raw[1:2] == ["defined"]:
+                needed = 4 if raw[2:3] == ["("] else 3
+            if len(raw) < needed:
+                return "incomplete preprocessor expression"
+        words = [tok.value for tok in toks if tok.type not in self.t_WS]
+        for index, word in enumerate(words):
+            if word != "defined":
+                continue
+            rest = words[index + 1:index + 4]
+            if rest[:1] == ["("]:
+                if len(rest) < 3 or not _IDENTIFIER.fullmatch(rest[1]) or rest[2] != ")":
+                    return "expected 'defined(NAME)' or 'defined NAME'"
+            elif not rest or not _IDENTIFIER.fullmatch(rest[0]):
+                return "macro name missing after 'defined'"
+        return None
+
+    def _placeholder(self, directive, kind: str, message: str):
+        tok = copy.copy(directive)
+        tok.type, tok.value = kind, f"__shc_error_{len(self._deferred)}"
+        self._deferred[tok.value] = message
+        return tok
+
+    def on_unknown_macro_in_defined_expr(self, tok):
+        self._report_placeholder(tok.value)
+        return False
+
     def on_unknown_macro_in_expr(self, ident):
+        self._report_placeholder(ident)
         return 0  # C semantics: an unknown identifier in #if is 0
 
     def on_unknown_macro_function_in_expr(self, ident):
-        return None
+        self.diagnostics.error(f"function-like macro '{ident}' is not defined", self._here())
+        return lambda *args: 0
+
+    def _report_placeholder(self, name: str) -> None:
+        message = self._deferred.get(name)
+        if message is not None:
+            self.diagnostics.error(message, self._here())
+
+    def define(self, tokens):
+        if not isinstance(tokens, str):
+            if not tokens:
+                self.diagnostics.error("macro name missing", self._here())
+                return
+            if tokens[0].type != self.t_ID:
+                self.diagnostics.error("macro name must be an identifier", self.coord_of(tokens[0]))
+                return
+        super().define(tokens)
+
+    def undef(self, tokens):
+        if not tokens or tokens[0].type != self.t_ID:
+            self.diagnostics.error("macro name missing" if not tokens else "macro name must be an identifier",
+                                   self._here())
+            return
+        super().undef(tokens)
+
+    def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+        text = "".join(tok.value for tok in toks).strip()
+        coord = self.coord_of(directive)
+        if directive.value == "error":
+            self.diagnostics.error(f"#error {text}".rstrip(), coord)
+        elif directive.value == "warning":
+            self.diagnostics.warning(f"#warning {text}".rstrip(), coord)
+        elif directive.value == "pragma":
+            pass  # pragmas other than 'once' do not change a compute shader
+        elif directive.value == "line":
+            self._line_directive(directive, toks, coord)
+        else:
+            self.diagnostics.error(f"invalid preprocessing directive '#{directive.value}'", coord)
+        return True
 
     def on_comment(self, tok):
         return None
@@ -132,10 +315,14 @@ class _Preprocessor(pcpp.Preprocessor):
         if not words or not words[0].isdigit():
             self.diagnostics.error("#line directive requires a positive integer argument", coord)
             return
-        new_file = words[1].strip('"') if len(words) > 1 else None
-        remaps = self.line_remaps.setdefault(directive.source, [])
-        current = remap_line(remaps, directive.source, directive.lineno)
-        remaps.append((directive.lineno, int(words[0]), new_file or current[0]))
+        if len(words) > 1 and not (words[1].startswith('"') and words[1].endswith('"') and len(words[1]) > 1):
+            self.diagnostics.error("invalid filename for #line directive", coord)
+            return
+        source = directive.source
+        remaps = self.line_remaps.setdefault(source, [])
+        current_file, _ = remap_line(remaps, source, directive.lineno)
+        new_file = words[1][1:-1] if len(words) > 1 else current_file
+        remaps.append((directive.lineno, int(words[0]), new_file))
 
 
 def remap_line(remaps: list[tuple[int, int, str]], path: str, line: int) -> tuple[str, int]:
@@ -149,6 +336,10 @@ def remap_line(remaps: list[tuple[int, int, str]], path: str, line: int) -> tupl
 
 def _error_text(message: str) -> str:
     message = message.strip()
+    evaluation = re.match(r"Could not evaluate expression due to (\w+)\(.*\(passed to evaluator: '(.*)'\)$", message)
+    if evaluation:
+        reason = "division by zero" if evaluation.group(1) == "ZeroDivisionError" else "invalid expression"
+        return f"{reason} in preprocessor expression '{evaluation.group(2).strip()}'"
     return message[:1].lower() + message[1:] if message else "preprocessing error"
 
 
@@ -161,44 +352,51 @@ def preprocess(
 ) -> Preprocessed:
     """Preprocess ``text`` (the contents of ``filename``).
 
-    Includes are searched relative to the including file, then in
-    ``include_dirs``, then in shc's ``stdlib/``.
+    Includes, with quotes or angle brackets, are searched relative to the
+    including file, then in ``include_dirs``, then in shc's ``stdlib/``.
     """
-    texts = {filename: text}
-    diagnostics.sources.add(filename, text)
-    pre = _Preprocessor(diagnostics, texts)
+    files = _Files(diagnostics)
+    files.add(filename, filename, text)
+    search_path = [os.path.abspath(d) for d in include_dirs or []] + [str(STDLIB_DIR)]
+    pre = _Preprocessor(diagnostics, files, filename, search_path)
     for name, value in (defines or {}).items():
+        if not re.fullmatch(r"[A-Za-z_]\w*(\([\w\s,.]*\))?", name):
+            diagnostics.error(f"invalid macro name '{name}' in -D", Coord("<command line>", 1, 1))
+            continue
         pre.define(f"{name} {value}")
-    for directory in include_dirs or []:
-        pre.add_path(os.path.abspath(directory))
-    pre.add_path(str(STDLIB_DIR))
-    # The directory of the main file is searched for both include forms (as DXC does).
-    main_dir = os.path.dirname(os.path.abspath(filename)) if not filename.startswith("<") else os.getcwd()
-    pre.path.insert(0, main_dir)
     pre.parse(text, filename)
     return _collect(pre, filename)
 
 
 def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
-    columns = _LineStarts(pre.texts)
     out = Preprocessed(text="", lines=[[]], main_file=filename)
     chunks: list[str] = []
     out_col = 1
     site = Coord(filename, 1, 1)  # where the next macro expansion is anchored
+    previous = None
     while True:
-        tok = pre.token()
+        try:
+            tok = pre.token()
+        except CompileError:
+            raise
+        except RecursionError:
+            pre.diagnostics.error("macro expansion or #include nested too deeply", site)
+            break
+        except Exception as failure:  # pcpp met input it does not handle
+            pre.diagnostics.error(f"preprocessor failure: {type(failure).__name__}", site)
+            break
         if tok is None:
             break
         value = tok.value
-        if tok.type == "CPP_COMMENT1" or tok.type == "CPP_COMMENT2":
-            value = " "
-        source = tok.source or filename
+        if previous is not None and previous.value == "/" and value == "*" and not tok.expanded_from \
+                and previous.lexpos + 1 == tok.lexpos:
+            pre.diagnostics.error("unterminated /* comment", pre.coord_of(previous))
+            break
+        previous = tok
         if tok.expanded_from:
             coord, expanded = site, True
         else:
-            path, line = remap_line(pre.line_remaps.get(source, []), source, tok.lineno)
-            coord = Coord(path, line, columns.column(source, tok.lexpos))
-            expanded = False
+            coord, expanded = pre.coord_of(tok), False
         pieces = value.split("\n")
         for number, piece in enumerate(pieces):
             if number > 0:
