@@ -7,6 +7,7 @@ inside shc itself prints one ``internal compiler error`` line and exits 70.
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from typing import List, Optional
@@ -62,13 +63,22 @@ def run_stage(path: str, work):
         print(f"{path}: error: the program nests too deeply for shc to compile", file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
     except Exception as failure:  # an internal compiler error must never show a traceback
-        where = traceback.extract_tb(failure.__traceback__)[-1]
-        print(f"{path}: internal compiler error: {type(failure).__name__}: {failure} "
-              f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})", file=sys.stderr)
+        print(internal_error_line(path, failure), file=sys.stderr)
         raise typer.Exit(EXIT_INTERNAL)
     if diagnostics.items:
         print(diagnostics.render(), file=sys.stderr)
     return result
+
+
+def internal_error_line(path: str, failure: BaseException) -> str:
+    """One line: where in the shader (if known), what failed, and where in shc."""
+    coord = getattr(failure, "shc_coord", None)
+    where = str(coord) if coord is not None and coord.line > 0 else path
+    frames = traceback.extract_tb(failure.__traceback__)
+    inside = f" (in {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+    detail = " ".join(str(failure).split())
+    detail = f": {detail}" if detail else ""
+    return f"{where}: internal compiler error: {type(failure).__name__}{detail}{inside}"
 
 
 @app.command("check")

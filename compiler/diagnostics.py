@@ -60,7 +60,13 @@ class Diagnostic:
     coord: Coord
 
     def format(self, sources: SourceCache | None = None) -> str:
-        head = f"{self.coord}: {self.severity}: {self.message}"
+        """``file:line:col: severity: message``, the source line and a caret under the column.
+
+        A diagnostic about a whole file (line 0: it cannot be read, it has no entry
+        point) is ``file: severity: message``.
+        """
+        where = str(self.coord) if self.coord.line > 0 else self.coord.file
+        head = f"{where}: {self.severity}: {self.message}"
         if sources is None or self.coord.line <= 0:
             return head
         text = sources.line(self.coord.file, self.coord.line)
@@ -95,15 +101,28 @@ class Diagnostics:
     max_errors: int = 50
 
     def error(self, message: str, coord: Coord) -> None:
-        self.items.append(Diagnostic("error", message, coord))
-        if self.error_count >= self.max_errors:
+        if self._add(Diagnostic("error", message, coord)) and self.error_count >= self.max_errors:
             raise CompileError(self.items)
 
     def warning(self, message: str, coord: Coord) -> None:
-        self.items.append(Diagnostic("warning", message, coord))
+        self._add(Diagnostic("warning", message, coord))
 
     def note(self, message: str, coord: Coord) -> None:
         self.items.append(Diagnostic("note", message, coord))
+
+    def _add(self, diagnostic: Diagnostic) -> bool:
+        """Record ``diagnostic`` unless the same one was just reported.
+
+        Every column of a macro expansion maps to the macro's name, so
+        ``SQUARE(v.z)`` would otherwise report its bad swizzle twice.
+        """
+        for earlier in reversed(self.items[-8:]):
+            if (earlier.severity, earlier.message, earlier.coord) == (
+                diagnostic.severity, diagnostic.message, diagnostic.coord
+            ):
+                return False
+        self.items.append(diagnostic)
+        return True
 
     def fatal(self, message: str, coord: Coord) -> None:
         self.items.append(Diagnostic("error", message, coord))

@@ -6,12 +6,17 @@ the user sees every error of the first failing stage.
 
     preprocess  pcpp with a source map (frontend/preprocess.py)
     parse       PLY LALR grammar into the AST (frontend/parser.py)
-    check       scopes, types, overloads, entry-point rules (frontend/sema.py)
+    check       scopes, types, overloads (frontend/sema.py, expressions.py),
+                entry-point rules (frontend/entry.py)
+
+Every failure the user can cause leaves as ``CompileError`` with diagnostics;
+anything else is an internal compiler error.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .diagnostics import CompileError, Coord, Diagnostics
@@ -31,9 +36,10 @@ class Options:
 
 def parse_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> ast.TranslationUnit:
     """Preprocess and parse; raises ``CompileError`` if either stage reported errors."""
-    source = preprocess(text, filename, diagnostics, options.defines, options.include_dirs)
-    diagnostics.check()
-    unit = Parser(diagnostics).parse(source)
+    with _nesting_guard(filename, diagnostics):
+        source = preprocess(text, filename, diagnostics, options.defines, options.include_dirs)
+        diagnostics.check()
+        unit = Parser(diagnostics).parse(source)
     diagnostics.check()
     return unit
 
@@ -41,11 +47,22 @@ def parse_source(text: str, filename: str, options: Options, diagnostics: Diagno
 def check_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> Program:
     """The front end: preprocess, parse and check ``text``."""
     unit = parse_source(text, filename, options, diagnostics)
-    program = check(unit, diagnostics, options.entry)
+    with _nesting_guard(filename, diagnostics):
+        program = check(unit, diagnostics, options.entry, filename)
     diagnostics.check()
     if program is None:
         raise CompileError(diagnostics.items or [])
     return program
+
+
+@contextmanager
+def _nesting_guard(filename: str, diagnostics: Diagnostics):
+    """Turn Python's RecursionError (absurdly deep nesting in the source) into a diagnostic."""
+    try:
+        yield
+    except RecursionError as failure:
+        where = getattr(failure, "shc_coord", None) or Coord(filename, 0, 0)
+        diagnostics.fatal("the program nests too deeply for shc to compile", where)
 
 
 def read_source(path: str, diagnostics: Diagnostics) -> str:

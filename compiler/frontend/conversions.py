@@ -17,6 +17,23 @@ SPLAT = 3
 TRUNCATION = 5
 
 
+class ErrorType(T.Type):
+    """The type of an expression that already produced an error.
+
+    It converts to and from anything silently, so one mistake is reported once
+    rather than again by every expression built on it. It never outlives sema:
+    a program with an error stops at the end of the front end.
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "<error>"
+
+
+ERROR = ErrorType()
+
+
 def scalar_cost(source: T.ScalarType, target: T.ScalarType) -> int:
     if source == target:
         return EXACT
@@ -27,7 +44,7 @@ def scalar_cost(source: T.ScalarType, target: T.ScalarType) -> int:
 
 def conversion_cost(source: T.Type, target: T.Type) -> int | None:
     """The cost of converting ``source`` to ``target`` implicitly, or None if not allowed."""
-    if source == target:
+    if source == target or source is ERROR or target is ERROR:
         return EXACT
     if isinstance(source, T.ArrayType) or isinstance(target, T.ArrayType):
         if isinstance(source, T.ArrayType) and isinstance(target, T.ArrayType):

@@ -4,6 +4,9 @@
 the node. Untyped literals adapt to the other operand as in DXC (``h * 2.0`` stays
 ``half``); vector operands of different sizes truncate with a warning; calls
 resolve against user overloads first and then the intrinsic table.
+
+After an error an expression has the type ``ERROR``, which every check accepts
+silently: one mistake gives one diagnostic, not a cascade.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ from __future__ import annotations
 from . import ast
 from . import hlsl_types as T
 from .conversions import (
-    TRUNCATION, binary_shape, conversion_cost, parse_matrix_swizzle, parse_swizzle, shape_of, with_shape,
+    ERROR, TRUNCATION, binary_shape, conversion_cost, parse_matrix_swizzle, parse_swizzle, shape_of,
+    with_shape,
 )
 from .intrinsics import IntrinsicError, is_intrinsic, lookup_function, lookup_method
+from .lvalues import LValueRules
 
 ARITHMETIC = {"+", "-", "*", "/", "%"}
 BITWISE = {"&", "|", "^", "<<", ">>"}
@@ -21,16 +26,17 @@ COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 LOGICAL = {"&&", "||"}
 
 
-class ExpressionChecker(ast.NodeVisitor):
+class ExpressionChecker(LValueRules, ast.NodeVisitor):
     """Mixed into the semantic checker; relies on its scope, error and function state."""
 
     def visit(self, node):
+        self.position = node.coord  # where an internal compiler error is reported
         node.type = super().visit(node)
         return node.type
 
     def generic_visit(self, node):
         self.error("unsupported expression", node.coord)
-        return T.FLOAT
+        return ERROR
 
     # ------------------------------------------------------------ conversions
     def convert(self, source: T.Type, target: T.Type, coord) -> None:
@@ -62,30 +68,31 @@ class ExpressionChecker(ast.NodeVisitor):
                 self.error(f"'{node.name}' is a function; call it with ( )", node.coord)
             else:
                 self.error(f"use of undeclared identifier '{node.name}'", node.coord)
-            return T.FLOAT
+            return ERROR
         node.decl = decl
         return decl.type
 
     # ------------------------------------------------------------- operators
     def visit_Binary(self, node: ast.Binary) -> T.Type:
         left, right = self.visit(node.left), self.visit(node.right)
+        if left is ERROR or right is ERROR:
+            return ERROR
         if not (left.is_numeric and right.is_numeric):
             self.error(f"invalid operands to binary '{node.op}' ('{left}' and '{right}')", node.coord)
-            return T.FLOAT
+            return ERROR
         shape = binary_shape(left, right)
         if shape is None:
             self.error(f"operand shapes do not match for '{node.op}' ('{left}' and '{right}')", node.coord)
-            return left
+            return ERROR
         dims, is_matrix, truncated = shape
         if truncated:
             self.warning(f"implicit truncation of vector type in '{node.op}' ('{left}' and '{right}')", node.coord)
         element = self.operand_element(node.left, left, node.right, right)
         if node.op in COMPARISON or node.op in LOGICAL:
             return with_shape(T.BOOL, dims, is_matrix)
-        if node.op in BITWISE or node.op == "%":
-            if element.is_float and node.op != "%":
-                self.error(f"'{node.op}' needs integer operands, not '{left}' and '{right}'", node.coord)
-                return with_shape(T.INT, dims, is_matrix)
+        if node.op in BITWISE and element.is_float:
+            self.error(f"'{node.op}' needs integer operands, not '{left}' and '{right}'", node.coord)
+            return ERROR
         if element == T.BOOL:
             element = T.INT
         return with_shape(element, dims, is_matrix)
@@ -93,7 +100,7 @@ class ExpressionChecker(ast.NodeVisitor):
     def operand_element(self, left_expr, left: T.Type, right_expr, right: T.Type) -> T.ScalarType:
         """The element type of a binary operation: untyped literals adapt to the other side."""
         left_element, right_element = left.element, right.element
-        left_literal, right_literal = _is_untyped_literal(left_expr), _is_untyped_literal(right_expr)
+        left_literal, right_literal = is_untyped_literal(left_expr), is_untyped_literal(right_expr)
         if left_literal and not right_literal and _literal_adapts(left_element, right_element):
             return right_element
         if right_literal and not left_literal and _literal_adapts(right_element, left_element):
@@ -102,9 +109,11 @@ class ExpressionChecker(ast.NodeVisitor):
 
     def visit_Unary(self, node: ast.Unary) -> T.Type:
         operand = self.visit(node.operand)
+        if operand is ERROR:
+            return ERROR
         if not operand.is_numeric:
             self.error(f"invalid operand to unary '{node.op}' ('{operand}')", node.coord)
-            return T.FLOAT
+            return ERROR
         if node.op in ("++", "--"):
             self.check_lvalue(node.operand)
             return operand
@@ -113,6 +122,7 @@ class ExpressionChecker(ast.NodeVisitor):
         if node.op == "~":
             if operand.element.is_float:
                 self.error(f"'~' needs an integer operand, not '{operand}'", node.coord)
+                return ERROR
             return operand if operand.element != T.BOOL else T.with_element(operand, T.INT)
         if operand.element == T.BOOL:
             return T.with_element(operand, T.INT)
@@ -122,28 +132,31 @@ class ExpressionChecker(ast.NodeVisitor):
         target = self.visit(node.target)
         value = self.visit(node.value)
         self.check_lvalue(node.target)
-        if node.op != "=":
+        if node.op != "=" and target is not ERROR:
             operator = node.op[:-1]
-            if operator in BITWISE and (target.is_numeric and target.element.is_float):
+            if not target.is_numeric:
+                self.error(f"invalid operands to '{node.op}' ('{target}' and '{value}')", node.coord)
+                return target
+            if operator in BITWISE and target.element.is_float:
                 self.error(f"'{node.op}' needs an integer target, not '{target}'", node.coord)
-        if not (isinstance(node.value, ast.InitList)):
+                return target
+        if not isinstance(node.value, ast.InitList):
             self.convert(value, target, node.value.coord)
         return target
 
     def visit_Conditional(self, node: ast.Conditional) -> T.Type:
         cond = self.visit(node.cond)
         then, otherwise = self.visit(node.then), self.visit(node.otherwise)
-        if not cond.is_numeric:
+        if cond is not ERROR and not cond.is_numeric:
             self.error(f"condition must be numeric, not '{cond}'", node.cond.coord)
+        if then is ERROR or otherwise is ERROR:
+            return ERROR
         if then == otherwise:
             return then
-        if not (then.is_numeric and otherwise.is_numeric):
-            self.error(f"incompatible operand types ('{then}' and '{otherwise}')", node.coord)
-            return then
-        shape = binary_shape(then, otherwise)
+        shape = binary_shape(then, otherwise) if then.is_numeric and otherwise.is_numeric else None
         if shape is None:
             self.error(f"incompatible operand types ('{then}' and '{otherwise}')", node.coord)
-            return then
+            return ERROR
         element = self.operand_element(node.then, then, node.otherwise, otherwise)
         return with_shape(element, shape[0], shape[1])
 
@@ -154,14 +167,16 @@ class ExpressionChecker(ast.NodeVisitor):
         return result
 
     def visit_InitList(self, node: ast.InitList) -> T.Type:
+        for item in node.items:
+            self.visit(item)
         self.error("initializer lists are only allowed in declarations", node.coord)
-        return T.INIT_LIST
+        return ERROR
 
     # ---------------------------------------------------- casts, constructors
     def visit_Cast(self, node: ast.Cast) -> T.Type:
         target = self.resolve_type(node.type_spec)
         source = self.visit(node.expr)
-        if target == source:
+        if target == source or source is ERROR or target is ERROR:
             return target
         if isinstance(target, T.StructType) or isinstance(source, T.StructType):
             if not (isinstance(source, T.ScalarType) and isinstance(target, T.StructType)):
@@ -181,8 +196,12 @@ class ExpressionChecker(ast.NodeVisitor):
     def visit_Construct(self, node: ast.Construct) -> T.Type:
         target = self.resolve_type(node.type_spec)
         arg_types = [self.visit(arg) for arg in node.args]
+        if target is ERROR:
+            return ERROR
         if not target.is_numeric:
             self.error(f"'{target}' cannot be constructed with ( ); use an initializer list", node.coord)
+            return target
+        if ERROR in arg_types:
             return target
         total = 0
         for arg, arg_type in zip(node.args, arg_types):
@@ -200,21 +219,26 @@ class ExpressionChecker(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> T.Type:
         arg_types = [self.visit(arg) for arg in node.args]
         overloads = self.functions.get(node.name)
-        if overloads:
+        if overloads and not (is_intrinsic(node.name) and _no_viable(overloads, arg_types)):
             return self.call_user_function(node, overloads, arg_types)
         if self.scope.lookup(node.name) is not None:
             self.error(f"'{node.name}' is not a function", node.coord)
-            return T.FLOAT
+            return ERROR
         if not is_intrinsic(node.name):
             self.error(f"use of undeclared identifier '{node.name}'", node.coord)
-            return T.FLOAT
+            return ERROR
+        if ERROR in arg_types:
+            return ERROR
+        literals = [i for i, arg in enumerate(node.args) if is_untyped_literal(arg)]
         try:
-            resolution = lookup_function(node.name, arg_types)
+            resolution = lookup_function(node.name, arg_types, literals)
         except IntrinsicError as failure:
             self.error(str(failure), node.coord)
-            return T.FLOAT
+            return ERROR
         node.decl = resolution
-        self.check_call_arguments(node.args, arg_types, resolution.param_types, resolution.out_params)
+        self.check_intrinsic_arguments(node.args, arg_types, resolution)
+        if resolution.group == "atomic":
+            self.check_atomic_destination(node.args[0])
         return resolution.return_type
 
     def call_user_function(self, node: ast.Call, overloads, arg_types) -> T.Type:
@@ -228,130 +252,121 @@ class ExpressionChecker(ast.NodeVisitor):
             elif cost == best_cost:
                 ambiguous = True
         if best is None:
-            shown = ", ".join(str(t) for t in arg_types)
-            self.error(f"no matching function for call to '{node.name}({shown})'", node.coord)
-            return overloads[0].type
+            if ERROR not in arg_types:
+                shown = ", ".join(str(t) for t in arg_types)
+                self.error(f"no matching function for call to '{node.name}({shown})'", node.coord)
+            return overloads[0].type if len(overloads) == 1 else ERROR
         if ambiguous:
-            self.error(f"call to '{node.name}' is ambiguous", node.coord)
+            if ERROR not in arg_types:
+                self.error(f"call to '{node.name}' is ambiguous", node.coord)
+            return ERROR
         node.decl = best
         params = [p.type for p in best.params[: len(arg_types)]]
         outs = tuple(i for i, p in enumerate(best.params[: len(arg_types)]) if p.direction != "in")
         self.check_call_arguments(node.args, arg_types, params, outs)
         if self.function is not None:
-            self.calls.setdefault(self.function, []).append((best, node.coord))
+            self.calls.setdefault(self.function, []).append(node)
         return best.type
 
     def check_call_arguments(self, args, arg_types, param_types, out_params) -> None:
         for index, (arg, arg_type, param_type) in enumerate(zip(args, arg_types, param_types)):
             if index in out_params:
-                self.check_lvalue(arg, what="an out argument")
+                self.check_lvalue(arg, out_argument=True)
                 if conversion_cost(param_type, arg_type) is None:
                     self.error(f"cannot convert out argument from '{param_type}' to '{arg_type}'", arg.coord)
             else:
                 self.convert(arg_type, param_type, arg.coord)
 
+    def check_intrinsic_arguments(self, args, arg_types, resolution) -> None:
+        """The intrinsic table already matched the types; check l-values and warn on truncation."""
+        for index in resolution.out_params:
+            if index < len(args):
+                self.check_lvalue(args[index], out_argument=True)
+        for index in resolution.truncated_args:
+            if index < len(args):
+                self.warning(f"implicit truncation of vector type ('{arg_types[index]}' to "
+                             f"'{resolution.param_types[index]}')", args[index].coord)
+
     def visit_MethodCall(self, node: ast.MethodCall) -> T.Type:
         obj = self.visit(node.obj)
         arg_types = [self.visit(arg) for arg in node.args]
+        if obj is ERROR or ERROR in arg_types:
+            return ERROR
         try:
             resolution = lookup_method(obj, node.name, arg_types)
         except IntrinsicError as failure:
             self.error(str(failure), node.coord)
-            return T.FLOAT
+            return ERROR
         node.decl = resolution
-        self.check_call_arguments(node.args, arg_types, resolution.param_types, resolution.out_params)
+        self.check_intrinsic_arguments(node.args, arg_types, resolution)
         return resolution.return_type
 
     # ------------------------------------------------------- member, index
     def visit_Member(self, node: ast.Member) -> T.Type:
         obj = self.visit(node.obj)
+        if obj is ERROR:
+            return ERROR
         if isinstance(obj, T.StructType):
             field_type = obj.field(node.name)
             if field_type is None:
                 self.error(f"no member named '{node.name}' in '{obj}'", node.coord)
-                return T.FLOAT
+                return ERROR
             return field_type
         if isinstance(obj, (T.ScalarType, T.VectorType)):
-            size = obj.components
-            indexes = parse_swizzle(node.name, size)
+            indexes = parse_swizzle(node.name, obj.components)
             if indexes is None:
                 self.error(f"invalid swizzle '{node.name}' on '{obj}'", node.coord)
-                return obj
+                return ERROR
             node.swizzle = indexes
             return T.vector(obj.element, len(indexes))
         if isinstance(obj, T.MatrixType):
             indexes = parse_matrix_swizzle(node.name, obj.rows, obj.cols)
             if indexes is None:
                 self.error(f"invalid matrix member '{node.name}' on '{obj}'", node.coord)
-                return obj
+                return ERROR
             node.swizzle = indexes
             return T.vector(obj.element, len(indexes))
         self.error(f"member reference base type '{obj}' is not a structure or vector", node.coord)
-        return T.FLOAT
+        return ERROR
 
     def visit_Index(self, node: ast.Index) -> T.Type:
         obj = self.visit(node.obj)
         index = self.visit(node.index)
+        if obj is ERROR:
+            return ERROR
         if isinstance(obj, T.ResourceType):
             return self.index_resource(node, obj, index)
-        if not (isinstance(index, T.ScalarType) and (index.is_integer or index == T.BOOL)):
-            if not (isinstance(index, T.ScalarType) and index.is_float):
-                self.error(f"array subscript must be an integer, not '{index}'", node.index.coord)
+        if index is not ERROR and not (isinstance(index, T.ScalarType) and index.kind != "bool"):
+            self.error(f"array subscript must be an integer, not '{index}'", node.index.coord)
         if isinstance(obj, T.ArrayType):
-            constant = self.constant_int(node.index)
-            if constant is not None and obj.size is not None and not 0 <= constant < obj.size:
-                self.error(f"index {constant} is past the end of the array ({obj.size} elements)", node.index.coord)
+            self.check_index_range(node, obj.size, "array")
             return obj.element
         if isinstance(obj, T.VectorType):
+            self.check_index_range(node, obj.size, "vector")
             return obj.element
         if isinstance(obj, T.MatrixType):
+            self.check_index_range(node, obj.rows, "matrix")
             return obj.row_type
         self.error(f"subscripted value of type '{obj}' is not an array, vector or matrix", node.coord)
-        return T.FLOAT
+        return ERROR
+
+    def check_index_range(self, node: ast.Index, size: int | None, what: str) -> None:
+        constant = self.constant_int(node.index)
+        if constant is not None and size is not None and not 0 <= constant < size:
+            self.error(f"index {constant} is out of range for a {what} of {size} elements", node.index.coord)
 
     def index_resource(self, node: ast.Index, obj: T.ResourceType, index: T.Type) -> T.Type:
         if obj.element is None:
             self.error(f"'{obj}' has no [] operator; use Load/Store", node.coord)
-            return T.UINT
+            return ERROR
+        if index is ERROR:
+            return obj.element
         dims = obj.coord_dims
         expected = T.vector(T.UINT, dims)
         cost = conversion_cost(index, expected) if index.is_numeric else None
         if cost is None or shape_of(index) != shape_of(expected):
             self.error(f"'{obj}' is indexed with a {expected}, not '{index}'", node.index.coord)
         return obj.element
-
-    # ------------------------------------------------------------ l-values
-    def check_lvalue(self, expr, what: str = "the left side of an assignment") -> None:
-        problem = self._lvalue_problem(expr)
-        if problem:
-            self.error(f"{problem} cannot be {what}" if "cannot" not in problem else problem, expr.coord)
-
-    def _lvalue_problem(self, expr) -> str | None:
-        if isinstance(expr, ast.Identifier):
-            decl = expr.decl
-            if decl is None:
-                return None  # already reported
-            if isinstance(decl, ast.Param):
-                return None
-            if decl.storage == "cbuffer" or decl.storage == "uniform":
-                return f"cannot assign to '{decl.name}': constant buffer values are read-only"
-            if "const" in decl.modifiers:
-                return f"cannot assign to const variable '{decl.name}'"
-            if decl.storage == "resource":
-                return f"cannot assign to resource '{decl.name}'"
-            return None
-        if isinstance(expr, ast.Member):
-            if expr.swizzle is not None and len(set(expr.swizzle)) != len(expr.swizzle):
-                return f"swizzle '{expr.name}' repeats a component and cannot be assigned"
-            return self._lvalue_problem(expr.obj)
-        if isinstance(expr, ast.Index):
-            obj_type = expr.obj.type
-            if isinstance(obj_type, T.ResourceType):
-                if not obj_type.writable:
-                    return f"cannot write to read-only resource '{_name_of(expr.obj)}' ({obj_type})"
-                return None
-            return self._lvalue_problem(expr.obj)
-        return "expression is not assignable; it"
 
     # ------------------------------------------------------------ constants
     def constant_int(self, expr) -> int | None:
@@ -370,6 +385,11 @@ class ExpressionChecker(ast.NodeVisitor):
             if left is None or right is None:
                 return None
             return _fold(expr.op, left, right)
+        if isinstance(expr, ast.Conditional):
+            cond = self.constant_int(expr.cond)
+            if cond is None:
+                return None
+            return self.constant_int(expr.then if cond else expr.otherwise)
         if isinstance(expr, ast.Cast):
             return self.constant_int(expr.expr)
         if isinstance(expr, ast.Identifier):
@@ -381,12 +401,16 @@ class ExpressionChecker(ast.NodeVisitor):
 
 
 def _fold(op: str, left: int, right: int) -> int | None:
-    if op in ("/", "%") and right == 0:
+    if op in ("/", "%"):
+        if right == 0:
+            return None
+        quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)  # C truncation
+        return quotient if op == "/" else left - quotient * right
+    if op in ("<<", ">>") and not 0 <= right < 64:
         return None
     operations = {
         "+": lambda: left + right, "-": lambda: left - right, "*": lambda: left * right,
-        "/": lambda: int(left / right), "%": lambda: left - int(left / right) * right,
-        "<<": lambda: left << (right & 63), ">>": lambda: left >> (right & 63),
+        "<<": lambda: left << right, ">>": lambda: left >> right,
         "&": lambda: left & right, "|": lambda: left | right, "^": lambda: left ^ right,
         "<": lambda: int(left < right), ">": lambda: int(left > right), "<=": lambda: int(left <= right),
         ">=": lambda: int(left >= right), "==": lambda: int(left == right), "!=": lambda: int(left != right),
@@ -396,7 +420,8 @@ def _fold(op: str, left: int, right: int) -> int | None:
     return operation() if operation else None
 
 
-def _is_untyped_literal(expr) -> bool:
+def is_untyped_literal(expr) -> bool:
+    """``1``, ``-0.5``: a literal without a suffix, whose type adapts to its context."""
     if isinstance(expr, ast.Unary) and expr.op in ("-", "+") and not expr.postfix:
         expr = expr.operand
     return isinstance(expr, (ast.IntLiteral, ast.FloatLiteral)) and expr.suffix == ""
@@ -416,14 +441,17 @@ def _call_cost(func: ast.FuncDecl, arg_types: list[T.Type]) -> tuple | None:
         return None
     costs = []
     for param, arg_type in zip(params, arg_types):
-        cost = conversion_cost(arg_type, param.type)
+        if param.direction == "in":
+            cost = conversion_cost(arg_type, param.type)
+        else:  # the value is copied back: both directions must convert (out only back)
+            back = conversion_cost(param.type, arg_type)
+            there = conversion_cost(arg_type, param.type) if param.direction == "inout" else back
+            cost = None if back is None or there is None else max(back, there)
         if cost is None:
             return None
         costs.append(cost)
     return (max(costs, default=0), sum(costs))
 
 
-def _name_of(expr) -> str:
-    while isinstance(expr, (ast.Index, ast.Member)):
-        expr = expr.obj
-    return getattr(expr, "name", "?")
+def _no_viable(overloads, arg_types) -> bool:
+    return all(_call_cost(func, arg_types) is None for func in overloads)

@@ -2,55 +2,26 @@
 
 ``check(unit, diagnostics, entry)`` resolves every type, gives every expression
 its type (see ``expressions.py``), links identifiers and calls to what they name,
-and validates the entry point. It returns a ``Program``: the checked tree plus
-what later stages need (entry, ``[numthreads]``, resources, groupshared memory).
-Typing is finished here; later stages only read it.
+and validates the entry point (``entry.py``). It returns a ``Program``: the
+checked tree plus what later stages need (entry, ``[numthreads]``, resources,
+groupshared memory). Typing is finished here; later stages only read it.
+
+Declarations are checked in source order, as in C: a name is visible from its
+declaration on, and a function called before its body needs a prototype.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from . import ast
 from . import hlsl_types as T
-from .conversions import conversion_cost
+from .conversions import ERROR
+from .entry import EntryRules, Program
 from .expressions import ExpressionChecker
-from ..diagnostics import Coord, Diagnostics
+from ..diagnostics import UNKNOWN, CompileError, Coord, Diagnostics
 
-COMPUTE_SEMANTICS = {
-    "sv_groupid": T.VectorType(T.UINT, 3),
-    "sv_groupthreadid": T.VectorType(T.UINT, 3),
-    "sv_dispatchthreadid": T.VectorType(T.UINT, 3),
-    "sv_groupindex": T.UINT,
-}
-MAX_GROUPSHARED_BYTES = 32 * 1024
+__all__ = ["Checker", "Program", "Scope", "check"]
+
 STATEMENT_ATTRIBUTES = {"unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "call", "forcecase"}
-ENTRY_ATTRIBUTES = {"numthreads", "wavesize", "shader", "outputtopology", "rootsignature"}
-
-
-@dataclass
-class Program:
-    """A checked translation unit and the facts about its entry point."""
-
-    unit: ast.TranslationUnit
-    entry: ast.FuncDecl
-    numthreads: tuple[int, int, int]
-    wave_size: int | None  # from [WaveSize(n)], else None (the compile option decides)
-    globals: list[ast.VarDecl] = field(default_factory=list)
-    cbuffers: list[ast.CBuffer] = field(default_factory=list)
-    functions: list[ast.FuncDecl] = field(default_factory=list)
-
-    @property
-    def resources(self) -> list[ast.VarDecl]:
-        return [decl for decl in self.globals if decl.storage == "resource"]
-
-    @property
-    def groupshared(self) -> list[ast.VarDecl]:
-        return [decl for decl in self.globals if decl.storage == "groupshared"]
-
-    @property
-    def groupshared_bytes(self) -> int:
-        return sum(T.size_in_bytes(decl.type) for decl in self.groupshared)
 
 
 class Scope:
@@ -67,7 +38,7 @@ class Scope:
         return None
 
 
-class Checker(ExpressionChecker):
+class Checker(EntryRules, ExpressionChecker):
     def __init__(self, diagnostics: Diagnostics):
         self.diagnostics = diagnostics
         self.types: dict[str, T.Type] = dict(T.BUILTIN_TYPES)
@@ -77,9 +48,10 @@ class Checker(ExpressionChecker):
         self.function: ast.FuncDecl | None = None
         self.loop_depth = 0
         self.switch_depth = 0
-        self.calls: dict[ast.FuncDecl, list[tuple[ast.FuncDecl, Coord]]] = {}
+        self.calls: dict[ast.FuncDecl, list[ast.Call]] = {}  # the user-function calls in each body
         self.global_vars: list[ast.VarDecl] = []
         self.cbuffers: list[ast.CBuffer] = []
+        self.position: Coord = UNKNOWN  # the node being checked, for internal-error reports
 
     # ------------------------------------------------------------ diagnostics
     def error(self, message: str, coord: Coord) -> None:
@@ -107,7 +79,7 @@ class Checker(ExpressionChecker):
         resolved = self.types.get(name)
         if resolved is None:
             self.error(f"unknown type name '{name}'", spec.coord)
-            return T.FLOAT
+            return ERROR
         if spec.args:
             self.error(f"type '{name}' does not take template arguments", spec.coord)
         return resolved
@@ -128,7 +100,8 @@ class Checker(ExpressionChecker):
             return T.FLOAT
         element = self.resolve_type(args[0])
         if not isinstance(element, T.ScalarType):
-            self.error(f"'{spec.name}' element must be a scalar type, not '{element}'", spec.coord)
+            if element is not ERROR:
+                self.error(f"'{spec.name}' element must be a scalar type, not '{element}'", spec.coord)
             element = T.FLOAT
         if spec.name == "vector":
             return T.VectorType(element, self._template_int(args[1], spec, 1, 4))
@@ -146,8 +119,10 @@ class Checker(ExpressionChecker):
         element = self.resolve_type(spec.args[0]) if spec.args else None
         if name == "ConstantBuffer":
             if not isinstance(element, T.StructType):
-                self.error("ConstantBuffer<T> needs a struct type", spec.coord)
-            return element or T.FLOAT  # members are read through the struct value
+                if element is not ERROR:
+                    self.error("ConstantBuffer<T> needs a struct type", spec.coord)
+                return ERROR
+            return element  # members are read through the struct value
         if name in ("ByteAddressBuffer", "RWByteAddressBuffer"):
             if element is not None:
                 self.error(f"'{name}' takes no type argument", spec.coord)
@@ -156,7 +131,7 @@ class Checker(ExpressionChecker):
             if name.startswith(("StructuredBuffer", "RWStructuredBuffer")):
                 self.error(f"'{name}' needs an element type: {name}<T>", spec.coord)
             element = T.VectorType(T.FLOAT, 4)
-        if "Structured" not in name and not element.is_numeric:
+        if "Structured" not in name and not element.is_numeric and element is not ERROR:
             self.error(f"'{name}' element must be a scalar or vector type, not '{element}'", spec.coord)
         return T.ResourceType(name, element, coherent)
 
@@ -168,7 +143,7 @@ class Checker(ExpressionChecker):
             if dim is None:
                 base = T.ArrayType(base, None)
                 continue
-            size = self.constant_int(dim)
+            size = self.constant_int(dim) if self.visit(dim) is not ERROR else 1
             if size is None or size <= 0:
                 self.error("array size must be a positive integer constant", dim.coord)
                 size = 1
@@ -178,8 +153,11 @@ class Checker(ExpressionChecker):
     # ---------------------------------------------------------- declarations
     def check_unit(self, unit: ast.TranslationUnit) -> None:
         for decl in unit.decls:
+            self.position = decl.coord
             if isinstance(decl, ast.FuncDecl):
                 self.declare_function(decl)
+                if decl.body is not None:
+                    self.check_function_body(decl)
             elif isinstance(decl, ast.StructDecl):
                 self.check_struct(decl)
             elif isinstance(decl, ast.Typedef):
@@ -188,10 +166,18 @@ class Checker(ExpressionChecker):
                 self.check_cbuffer(decl)
             elif isinstance(decl, ast.DeclStmt):
                 for var in decl.decls:
-                    self.check_global(var)
-        for decl in unit.decls:
-            if isinstance(decl, ast.FuncDecl) and decl.body is not None:
-                self.check_function_body(decl)
+                    self.check_global_declaration(var)
+        for calls in self.calls.values():  # calls made through a prototype reach the definition
+            for call in calls:
+                call.decl = self.definition_of(call.decl)
+
+    def check_global_declaration(self, decl: ast.Node) -> None:
+        if isinstance(decl, ast.StructDecl):
+            self.check_struct(decl)
+        elif isinstance(decl, ast.Typedef):
+            self.check_typedef(decl)
+        else:
+            self.check_global(decl)
 
     def check_struct(self, decl: ast.StructDecl) -> None:
         members = []
@@ -205,16 +191,30 @@ class Checker(ExpressionChecker):
                 self.error("resources are not allowed in structs", member.coord)
             members.append((member.name, member.type))
         decl.type = T.StructType(decl.name, tuple(members))
-        self.types[decl.name] = decl.type
+        self.declare_type(decl)
 
     def check_typedef(self, decl: ast.Typedef) -> None:
         decl.type = self.declared_type(decl.type_spec, decl.dims, decl.type_spec.modifiers)
+        self.declare_type(decl)
+
+    def declare_type(self, decl: ast.StructDecl | ast.Typedef) -> None:
+        previous = self.types.get(decl.name)
+        same_typedef = isinstance(decl, ast.Typedef) and previous == decl.type
+        if previous is not None and not same_typedef:
+            self.error(f"redefinition of type '{decl.name}'", decl.coord)
         self.types[decl.name] = decl.type
+
+    def variable_type(self, var: ast.VarDecl) -> T.Type:
+        declared = self.declared_type(var.type_spec, var.dims, var.modifiers)
+        if _innermost(declared) == T.VOID:
+            self.error(f"variable '{var.name}' cannot have type 'void'", var.coord)
+            return ERROR
+        return declared
 
     def check_cbuffer(self, decl: ast.CBuffer) -> None:
         self.cbuffers.append(decl)
         for member in decl.members:
-            member.type = self.declared_type(member.type_spec, member.dims, member.modifiers)
+            member.type = self.variable_type(member)
             member.storage = "cbuffer"
             if isinstance(member.type, (T.ResourceType, T.SamplerType)):
                 self.error("resources are not allowed in a cbuffer", member.coord)
@@ -223,7 +223,7 @@ class Checker(ExpressionChecker):
             self.declare(member)
 
     def check_global(self, var: ast.VarDecl) -> None:
-        var.type = self.declared_type(var.type_spec, var.dims, var.modifiers)
+        var.type = self.variable_type(var)
         base = _innermost(var.type)
         if isinstance(base, (T.ResourceType, T.SamplerType)):
             var.storage = "resource"
@@ -250,24 +250,52 @@ class Checker(ExpressionChecker):
         if previous is not None:
             self.error(f"redefinition of '{name}'", decl.coord)
             self.diagnostics.note("previous definition is here", previous.coord)
+        elif self.scope is self.globals and name in self.functions:
+            self.error(f"redefinition of '{name}': it is a function", decl.coord)
         self.scope.names[name] = decl
 
     def declare_function(self, func: ast.FuncDecl) -> None:
         func.type = self.resolve_type(func.return_type)
-        for param in func.params:
-            param.type = self.declared_type(param.type_spec, param.dims, param.modifiers)
-            if param.default is not None:
-                self.visit(param.default)
+        self.check_parameters(func)
+        if self.globals.names.get(func.name) is not None:
+            self.error(f"redefinition of '{func.name}' as a function", func.coord)
         overloads = self.functions.setdefault(func.name, [])
         for other in overloads:
-            if [p.type for p in other.params] == [p.type for p in func.params]:
-                if other.body is not None and func.body is not None:
-                    self.error(f"redefinition of '{func.name}'", func.coord)
-                elif func.body is not None:
-                    overloads[overloads.index(other)] = func
-                return
+            if [p.type for p in other.params] != [p.type for p in func.params]:
+                continue
+            if other.type != func.type and ERROR not in (other.type, func.type):
+                self.error(f"functions that differ only in their return type cannot be overloaded "
+                           f"('{func.name}')", func.coord)
+            elif other.body is not None and func.body is not None:
+                self.error(f"redefinition of '{func.name}'", func.coord)
+                self.diagnostics.note("previous definition is here", other.coord)
+            elif func.body is not None:
+                for param, declared in zip(func.params, other.params):
+                    if param.default is None:  # defaults given on the prototype still apply
+                        param.default = declared.default
+                overloads[overloads.index(other)] = func
+            return
         overloads.append(func)
-        self.calls.setdefault(func, [])
+
+    def check_parameters(self, func: ast.FuncDecl) -> None:
+        seen: set[str] = set()
+        has_default = False
+        for param in func.params:
+            param.type = self.declared_type(param.type_spec, param.dims, param.modifiers)
+            if param.type == T.VOID:
+                self.error(f"parameter '{param.name}' cannot have type 'void'", param.coord)
+                param.type = ERROR
+            if param.name in seen:
+                self.error(f"redefinition of parameter '{param.name}'", param.coord)
+            seen.add(param.name)
+            if param.default is not None:
+                has_default = True
+                if param.direction != "in":
+                    self.error(f"out parameter '{param.name}' cannot have a default value", param.default.coord)
+                self.convert(self.visit(param.default), param.type, param.default.coord)
+            elif has_default:
+                self.error(f"parameter '{param.name}' needs a default value: it follows one that has it",
+                           param.coord)
 
     # ------------------------------------------------------------- functions
     def check_function_body(self, func: ast.FuncDecl) -> None:
@@ -291,6 +319,7 @@ class Checker(ExpressionChecker):
             self.scope = self.scope.parent
 
     def check_statement(self, stmt: ast.Node) -> None:
+        self.position = stmt.coord
         handler = getattr(self, "stmt_" + type(stmt).__name__, None)
         if handler is None:
             self.error("unsupported statement", stmt.coord)
@@ -310,7 +339,7 @@ class Checker(ExpressionChecker):
                 self.check_local(decl)
 
     def check_local(self, var: ast.VarDecl) -> None:
-        var.type = self.declared_type(var.type_spec, var.dims, var.modifiers)
+        var.type = self.variable_type(var)
         if "groupshared" in var.modifiers:
             self.error("groupshared variables must be declared at global scope", var.coord)
         var.storage = "static" if "static" in var.modifiers else "local"
@@ -324,36 +353,48 @@ class Checker(ExpressionChecker):
 
     def check_initializer(self, var: ast.VarDecl) -> None:
         if isinstance(var.init, ast.InitList):
-            self.check_init_list(var.init, var.type)
+            var.type = self.check_init_list(var.init, var.type)
             return
         source = self.visit(var.init)
         if isinstance(var.type, T.ArrayType) and var.type.size is None and isinstance(source, T.ArrayType):
             var.type = source
         self.convert(source, var.type, var.init.coord)
 
-    def check_init_list(self, init: ast.InitList, target: T.Type) -> None:
-        """``{ ... }`` initializers: HLSL flattens both sides to scalars and matches counts."""
-        init.type = target
-        provided = 0
-        for item in init.items:
-            item_type = self.visit(item) if not isinstance(item, ast.InitList) else None
-            if isinstance(item, ast.InitList):
-                provided += self._count_init(item)
-            else:
-                provided += _scalar_count(item_type)
-        needed = _scalar_count(target)
-        if isinstance(target, T.ArrayType) and target.size is None:
-            return
-        if needed is not None and provided != needed:
-            self.error(f"initializer list has {provided} values but '{target}' needs {needed}", init.coord)
+    def check_init_list(self, init: ast.InitList, target: T.Type) -> T.Type:
+        """``{ ... }`` initializers: HLSL flattens both sides to scalars and matches counts.
 
-    def _count_init(self, init: ast.InitList) -> int:
-        total = 0
+        Returns the target type, with the size of an unsized array (``float a[] = {...}``) filled in.
+        """
+        provided = self._count_init(init)
+        init.type = target
+        needed = _scalar_count(target)
+        if provided is None or target is ERROR:
+            return target
+        if isinstance(target, T.ArrayType) and target.size is None:
+            per_element = _scalar_count(target.element)
+            if per_element and provided % per_element == 0 and provided:
+                target = T.ArrayType(target.element, provided // per_element)
+                init.type = target
+                return target
+            needed = None
+        if needed is None:
+            self.error(f"'{target}' cannot be initialized with an initializer list", init.coord)
+        elif provided != needed:
+            self.error(f"initializer list has {provided} values but '{target}' needs {needed}", init.coord)
+        return target
+
+    def _count_init(self, init: ast.InitList) -> int | None:
+        """The number of scalars in ``init`` flattened; None after an error."""
+        total: int | None = 0
         for item in init.items:
             if isinstance(item, ast.InitList):
-                total += self._count_init(item)
+                count = self._count_init(item)
             else:
-                total += _scalar_count(self.visit(item)) or 0
+                item_type = self.visit(item)
+                count = _scalar_count(item_type)
+                if count is None and item_type is not ERROR:
+                    self.error(f"cannot use '{item_type}' in an initializer list", item.coord)
+            total = None if total is None or count is None else total + count
         init.type = T.INIT_LIST
         return total
 
@@ -365,7 +406,7 @@ class Checker(ExpressionChecker):
 
     def check_condition(self, expr) -> None:
         cond_type = self.visit(expr)
-        if not (isinstance(cond_type, T.ScalarType) or (
+        if cond_type is not ERROR and not (isinstance(cond_type, T.ScalarType) or (
             isinstance(cond_type, T.VectorType) and cond_type.size == 1
         )):
             self.error(f"condition must be a scalar, not '{cond_type}'", expr.coord)
@@ -417,7 +458,7 @@ class Checker(ExpressionChecker):
     def stmt_Switch(self, stmt: ast.Switch) -> None:
         self.check_statement_attributes(stmt)
         selector = self.visit(stmt.expr)
-        if not (isinstance(selector, T.ScalarType) and selector.is_integer):
+        if selector is not ERROR and not (isinstance(selector, T.ScalarType) and selector.is_integer):
             self.error(f"switch selector must be an integer scalar, not '{selector}'", stmt.expr.coord)
         seen: dict[int | None, Coord] = {}
         self.switch_depth += 1
@@ -461,87 +502,6 @@ class Checker(ExpressionChecker):
             return
         self.convert(value_type, expected, stmt.value.coord)
 
-    # ------------------------------------------------------------ the entry
-    def check_entry(self, unit: ast.TranslationUnit, entry: str) -> Program | None:
-        candidates = [f for f in self.functions.get(entry, []) if f.body is not None]
-        if not candidates:
-            self.error(f"entry point '{entry}' not found", unit.coord)
-            return None
-        func = candidates[0]
-        numthreads = None
-        wave_size = None
-        for attribute in func.attributes:
-            name = attribute.name.lower()
-            if name == "numthreads":
-                numthreads = self.check_numthreads(attribute)
-            elif name == "wavesize":
-                wave_size = self.check_wave_size(attribute)
-            elif name not in ENTRY_ATTRIBUTES:
-                self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord)
-        if numthreads is None:
-            self.error(f"compute entry point '{entry}' needs a [numthreads(x, y, z)] attribute", func.coord)
-            numthreads = (1, 1, 1)
-        if func.type != T.VOID:
-            self.error(f"compute entry point '{entry}' must return void", func.coord)
-        for param in func.params:
-            self.check_entry_param(param)
-        program = Program(unit, func, numthreads, wave_size, self.global_vars, self.cbuffers,
-                          [f for overloads in self.functions.values() for f in overloads])
-        used = program.groupshared_bytes
-        if used > MAX_GROUPSHARED_BYTES:
-            coord = program.groupshared[-1].coord
-            self.error(f"total groupshared memory is {used} bytes; the limit is {MAX_GROUPSHARED_BYTES}", coord)
-        self.check_recursion(func)
-        return program
-
-    def check_numthreads(self, attribute: ast.Attribute) -> tuple[int, int, int] | None:
-        values = [self.constant_int(arg) if not isinstance(arg, str) else None for arg in attribute.args]
-        if len(values) != 3 or any(v is None for v in values):
-            self.error("numthreads needs three integer constants", attribute.coord)
-            return None
-        x, y, z = values
-        if min(values) < 1 or x > 1024 or y > 1024 or z > 64:
-            self.error("numthreads must be within 1..1024 for x and y and 1..64 for z", attribute.coord)
-        elif x * y * z > 1024:
-            self.error(f"numthreads({x}, {y}, {z}) is {x * y * z} threads; a group has at most 1024",
-                       attribute.coord)
-        return (x, y, z)
-
-    def check_wave_size(self, attribute: ast.Attribute) -> int | None:
-        values = [self.constant_int(arg) if not isinstance(arg, str) else None for arg in attribute.args]
-        if len(values) != 1 or values[0] not in (32, 64):
-            self.error("RDNA2 runs waves of 32 or 64 lanes: WaveSize must be 32 or 64", attribute.coord)
-            return None
-        return values[0]
-
-    def check_entry_param(self, param: ast.Param) -> None:
-        if param.semantic is None:
-            self.error(f"entry point parameter '{param.name}' needs a system-value semantic", param.coord)
-            return
-        expected = COMPUTE_SEMANTICS.get(param.semantic.lower())
-        if expected is None:
-            known = ", ".join(("SV_GroupID", "SV_GroupThreadID", "SV_DispatchThreadID", "SV_GroupIndex"))
-            self.error(f"semantic '{param.semantic}' is not a compute shader input (use {known})", param.coord)
-            return
-        if param.direction != "in":
-            self.error("compute shader inputs cannot be 'out' or 'inout'", param.coord)
-        if conversion_cost(expected, param.type) is None:
-            self.error(f"'{param.semantic}' is '{expected}'; it cannot bind to '{param.type}'", param.coord)
-
-    def check_recursion(self, entry: ast.FuncDecl) -> None:
-        state: dict[ast.FuncDecl, int] = {}
-
-        def walk(func: ast.FuncDecl) -> None:
-            state[func] = 1
-            for callee, coord in self.calls.get(func, []):
-                if state.get(callee) == 1:
-                    self.error(f"recursive call to '{callee.name}': HLSL does not allow recursion", coord)
-                elif callee not in state:
-                    walk(callee)
-            state[func] = 2
-
-        walk(entry)
-
 
 def _innermost(t: T.Type) -> T.Type:
     while isinstance(t, T.ArrayType):
@@ -579,8 +539,18 @@ def _always_returns(stmt: ast.Node | None) -> bool:
     return False
 
 
-def check(unit: ast.TranslationUnit, diagnostics: Diagnostics, entry: str = "main") -> Program | None:
-    """Check ``unit`` and return its ``Program`` (None when the entry point is missing)."""
+def check(unit: ast.TranslationUnit, diagnostics: Diagnostics, entry: str = "main",
+          filename: str | None = None) -> Program | None:
+    """Check ``unit`` and return its ``Program`` (None when the entry point is missing).
+
+    An unexpected exception leaves with ``shc_coord`` set to the source position
+    being checked, so an internal compiler error can say where it happened.
+    """
     checker = Checker(diagnostics)
-    checker.check_unit(unit)
-    return checker.check_entry(unit, entry)
+    try:
+        checker.check_unit(unit)
+        return checker.check_entry(unit, entry, filename or unit.coord.file)
+    except Exception as failure:
+        if not isinstance(failure, CompileError):
+            failure.shc_coord = checker.position
+        raise
