@@ -58,6 +58,11 @@
 //   Provided here unless SPD_USER_WORKGROUP_BARRIER is defined (then define it yourself):
 //     void SpdWorkgroupShuffleBarrier()     GroupMemoryBarrierWithGroupSync().
 //
+//   Coordinates are not bounds-checked here: for sizes that are not multiples of 64,
+//   SpdLoadSourceImage and SpdLoad see p past the right and bottom edges (the integration
+//   picks the border rule, e.g. clamp), and SpdStore sees p outside the mip (such stores
+//   must be dropped, as D3D12 drops out-of-bounds UAV writes).
+//
 // Entry points (call from [numthreads(256, 1, 1)] with every thread of the group):
 //     SpdDownsample (AU2 workGroupID, AU1 localInvocationIndex, AU1 mips, AU1 numWorkGroups,
 //                    AU1 slice [, AU2 workGroupOffset])
