@@ -1,0 +1,1 @@
+"""The RDNA2 back end: instruction selection, register allocation, the ISA listing."""

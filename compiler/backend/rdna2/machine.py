@@ -1,0 +1,156 @@
+"""Machine IR: RDNA2 instructions over virtual registers, before and after allocation.
+
+A ``VReg`` is a virtual register of one class (``v`` for VGPRs, ``s`` for SGPRs)
+spanning ``size`` consecutive 32-bit registers (a float4 is a 4-wide tuple,
+printed ``v[4:7]`` once allocated). Special registers (``exec_lo``, ``vcc``,
+``scc``, ``m0``) are ``Special`` operands. Constants are ``Imm``. A ``MInst`` is a
+mnemonic with destinations, sources and a modifier string, plus the source
+``Coord`` of the IR instruction it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...diagnostics import UNKNOWN, Coord
+
+
+@dataclass(eq=False)
+class VReg:
+    cls: str  # "v" or "s"
+    size: int = 1
+    name: str = ""  # the IR value it holds, for comments and the register report
+    phys: int | None = None  # first physical register after allocation
+
+    def __repr__(self) -> str:
+        return self.format()
+
+    def format(self) -> str:
+        if self.phys is None:
+            return f"%{self.cls}{id(self) % 10000}" + (f"x{self.size}" if self.size > 1 else "")
+        if self.size == 1:
+            return f"{self.cls}{self.phys}"
+        return f"{self.cls}[{self.phys}:{self.phys + self.size - 1}]"
+
+    def part(self, index: int, count: int = 1) -> SubReg:
+        return SubReg(self, index, count)
+
+
+@dataclass(eq=False)
+class SubReg:
+    """``count`` registers of a tuple starting at ``index`` (one component of a float4)."""
+
+    base: VReg
+    index: int
+    count: int = 1
+
+    @property
+    def cls(self) -> str:
+        return self.base.cls
+
+    def format(self) -> str:
+        if self.base.phys is None:
+            return f"{self.base.format()}.{self.index}"
+        first = self.base.phys + self.index
+        if self.count == 1:
+            return f"{self.base.cls}{first}"
+        return f"{self.base.cls}[{first}:{first + self.count - 1}]"
+
+
+@dataclass(frozen=True)
+class Special:
+    name: str  # exec_lo, exec, vcc_lo, vcc, scc, m0, off
+
+    def format(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Imm:
+    value: int | float
+
+    def format(self) -> str:
+        value = self.value
+        if isinstance(value, float):
+            if value in (0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0):
+                return repr(value)
+            import struct
+
+            return "0x%08x" % struct.unpack("<I", struct.pack("<f", value))[0]
+        if -16 <= value <= 64:
+            return str(value)
+        return "0x%x" % (value & 0xFFFFFFFF)
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+
+    def format(self) -> str:
+        return self.name
+
+
+Operand = VReg | SubReg | Special | Imm | Label
+
+
+@dataclass(eq=False)
+class MInst:
+    mnemonic: str
+    defs: list[Operand] = field(default_factory=list)
+    uses: list[Operand] = field(default_factory=list)
+    modifiers: str = ""
+    coord: Coord = UNKNOWN
+    comment: str = ""
+
+    def format(self) -> str:
+        operands = ", ".join(op.format() for op in [*self.defs, *self.uses])
+        text = f"{self.mnemonic} {operands}".rstrip()
+        if self.modifiers:
+            text += " " + self.modifiers
+        return text
+
+    def registers(self, which: str = "both") -> list[VReg]:
+        chosen = {"defs": self.defs, "uses": self.uses, "both": [*self.defs, *self.uses]}[which]
+        found = []
+        for operand in chosen:
+            if isinstance(operand, VReg):
+                found.append(operand)
+            elif isinstance(operand, SubReg):
+                found.append(operand.base)
+        return found
+
+
+@dataclass(eq=False)
+class MBlock:
+    label: str
+    insts: list[MInst] = field(default_factory=list)
+    comment: str = ""
+
+    def emit(self, mnemonic: str, defs=(), uses=(), modifiers: str = "", coord: Coord = UNKNOWN,
+             comment: str = "") -> MInst:
+        inst = MInst(mnemonic, list(defs), list(uses), modifiers, coord, comment)
+        self.insts.append(inst)
+        return inst
+
+
+@dataclass
+class MFunction:
+    name: str
+    blocks: list[MBlock] = field(default_factory=list)
+    wave_size: int = 32
+
+    def instructions(self):
+        for block in self.blocks:
+            yield from block.insts
+
+    @property
+    def exec_reg(self) -> Special:
+        return Special("exec_lo" if self.wave_size == 32 else "exec")
+
+    @property
+    def vcc(self) -> Special:
+        return Special("vcc_lo" if self.wave_size == 32 else "vcc")
+
+    @property
+    def mask_suffix(self) -> str:
+        return "b32" if self.wave_size == 32 else "b64"
