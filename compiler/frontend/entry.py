@@ -100,6 +100,8 @@ class EntryRules:
 
     def check_numthreads(self, attribute: ast.Attribute) -> tuple[int, int, int] | None:
         values = self.attribute_ints(attribute)
+        if any(getattr(arg, "type", None) is ERROR for arg in attribute.args):
+            return None  # an undeclared name in the arguments: already reported
         if len(values) != 3 or None in values:
             self.error("numthreads needs three integer constants: [numthreads(x, y, z)]", attribute.coord)
             return None

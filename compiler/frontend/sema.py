@@ -224,6 +224,7 @@ class Checker(EntryRules, ExpressionChecker):
 
     def check_global(self, var: ast.VarDecl) -> None:
         var.type = self.variable_type(var)
+        self.type_attribute_arguments(var.attributes)
         base = _innermost(var.type)
         if isinstance(base, (T.ResourceType, T.SamplerType)):
             var.storage = "resource"
@@ -256,6 +257,7 @@ class Checker(EntryRules, ExpressionChecker):
 
     def declare_function(self, func: ast.FuncDecl) -> None:
         func.type = self.resolve_type(func.return_type)
+        self.type_attribute_arguments(func.attributes)
         self.check_parameters(func)
         if self.globals.names.get(func.name) is not None:
             self.error(f"redefinition of '{func.name}' as a function", func.coord)
@@ -411,7 +413,15 @@ class Checker(EntryRules, ExpressionChecker):
         )):
             self.error(f"condition must be a scalar, not '{cond_type}'", expr.coord)
 
+    def type_attribute_arguments(self, attributes: list[ast.Attribute]) -> None:
+        """Give the expressions in ``[numthreads(N, 1, 1)]``, ``[unroll(4)]``... their types."""
+        for attribute in attributes:
+            for arg in attribute.args:
+                if isinstance(arg, ast.EXPRESSIONS):
+                    self.visit(arg)
+
     def check_statement_attributes(self, stmt) -> None:
+        self.type_attribute_arguments(stmt.attributes)
         for attribute in stmt.attributes:
             if attribute.name.lower() not in STATEMENT_ATTRIBUTES:
                 self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord)
@@ -460,20 +470,20 @@ class Checker(EntryRules, ExpressionChecker):
         selector = self.visit(stmt.expr)
         if selector is not ERROR and not (isinstance(selector, T.ScalarType) and selector.is_integer):
             self.error(f"switch selector must be an integer scalar, not '{selector}'", stmt.expr.coord)
-        seen: dict[int | None, Coord] = {}
+        seen: set[int | str] = set()  # case values, and "default"
         self.switch_depth += 1
         self.scope = Scope(self.scope)
         for case in stmt.cases:
-            value = None
+            label: int | str | None = "default"
             if case.value is not None:
-                self.visit(case.value)
-                value = self.constant_int(case.value)
-                if value is None:
+                label = self.constant_int(case.value) if self.visit(case.value) is not ERROR else None
+                if label is None and case.value.type is not ERROR:
                     self.error("case value must be an integer constant", case.value.coord)
-            if value in seen and (value is not None or case.value is None):
-                label = "default" if case.value is None else f"case {value}"
-                self.error(f"duplicate '{label}' label", case.coord)
-            seen[value] = case.coord
+            if label in seen:
+                shown = "default" if label == "default" else f"case {label}"
+                self.error(f"duplicate '{shown}' label", case.coord)
+            if label is not None:
+                seen.add(label)
             for item in case.body:
                 self.check_statement(item)
         self.scope = self.scope.parent
