@@ -406,6 +406,25 @@ EXPRESSIONS = (
 )
 
 
+def leftmost(expr):
+    """The node where an expression starts in the source (for statement positions)."""
+    while True:
+        if isinstance(expr, Binary):
+            expr = expr.left
+        elif isinstance(expr, Assign):
+            expr = expr.target
+        elif isinstance(expr, (Index, Member, MethodCall)):
+            expr = expr.obj
+        elif isinstance(expr, Conditional):
+            expr = expr.cond
+        elif isinstance(expr, Comma):
+            expr = expr.exprs[0]
+        elif isinstance(expr, Unary) and expr.postfix:
+            expr = expr.operand
+        else:
+            return expr
+
+
 class NodeVisitor:
     """Calls ``visit_<ClassName>`` for a node, or ``generic_visit`` to walk its children.
 

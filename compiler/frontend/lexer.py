@@ -58,21 +58,33 @@ class Lexer:
         self.lexer = lex.lex(module=self, optimize=False, debug=False)
         self._pending: list[lex.LexToken] = []
         self._template_depth = 0
+        self._brace_depth = 0
         self._last_type = ""
+        self._recent: list[lex.LexToken] = []  # the last two tokens handed out
 
     def input(self, text: str) -> None:
         self.lexer.input(text)
         self.lexer.lineno = 1
         self._pending.clear()
         self._template_depth = 0
+        self._brace_depth = 0
         self._last_type = ""
+        self._recent = []
 
     def token(self) -> lex.LexToken | None:
         if self._pending:
-            return self._pending.pop()
-        tok = self.lexer.token()
-        if tok is None:
-            return None
+            tok = self._pending.pop()
+        else:
+            tok = self.lexer.token()
+            if tok is None:
+                return None
+            tok = self._track_templates(tok)
+        self._last_type = tok.type
+        self._recent = [*self._recent[-1:], tok]
+        return tok
+
+    def _track_templates(self, tok: lex.LexToken) -> lex.LexToken:
+        """Split ``>>`` closing template arguments; count braces to spot unmatched ``}``."""
         if tok.type == "LT" and self._last_type == "TEMPLATE_NAME":
             self._template_depth += 1
         elif tok.type == "GT" and self._template_depth:
@@ -84,7 +96,32 @@ class Lexer:
             tok = first
         elif tok.type in ("SEMI", "LBRACE", "RBRACE"):
             self._template_depth = 0
-        self._last_type = tok.type
+        if tok.type == "LBRACE":
+            self._brace_depth += 1
+        elif tok.type == "RBRACE":
+            tok.unmatched = self._brace_depth == 0  # for the parser's error message
+            self._brace_depth = max(self._brace_depth - 1, 0)
+        return tok
+
+    # ----------------------------------------------------- error recovery
+    def push_back(self, tok: lex.LexToken) -> None:
+        """Hand ``tok`` out again as the next token."""
+        self._pending.append(tok)
+        if self._recent and self._recent[-1] is tok:
+            self._recent.pop()
+
+    def end_before(self, tok: lex.LexToken | None) -> int:
+        """The offset just after the token handed out before ``tok`` (or after the last one)."""
+        previous = [t for t in self._recent if t is not tok]
+        if not previous:
+            return tok.lexpos if tok is not None else 0
+        last = previous[-1]
+        return last.lexpos + len(last.value)
+
+    @staticmethod
+    def make_token(kind: str, value: str, lexpos: int) -> lex.LexToken:
+        tok = lex.LexToken()
+        tok.type, tok.value, tok.lineno, tok.lexpos = kind, value, 0, lexpos
         return tok
 
     # --------------------------------------------------------------- rules
@@ -166,6 +203,11 @@ class Lexer:
     t_SEMI = r";"
 
     def t_error(self, t):
+        if t.value[0] == '"':
+            self.on_error("missing terminating '\"' character", t.lexpos)
+            end = t.value.find("\n")
+            t.lexer.skip(end if end > 0 else len(t.value))
+            return
         self.on_error(f"invalid character {t.value[0]!r}", t.lexpos)
         t.lexer.skip(1)
 
@@ -179,3 +221,31 @@ def _split(tok: lex.LexToken, kind: str) -> tuple[lex.LexToken, lex.LexToken]:
         part.type, part.value = kind, tok.value[offset]
         part.lineno, part.lexpos = tok.lineno, tok.lexpos + offset
     return first, second
+
+
+def integer_literal(text: str) -> tuple[int, str, str | None]:
+    """The value and lower-case suffix of an integer literal, and what is wrong with it."""
+    body = text.rstrip("uUlL")
+    suffix = text[len(body):].lower()
+    problem = None
+    if body.lower().startswith("0x"):
+        value = int(body, 16)
+    elif len(body) > 1 and body.startswith("0"):  # octal, as in C
+        if any(ch in "89" for ch in body):
+            return 0, suffix, f"invalid digit in octal constant '{text}'"
+        value = int(body, 8)
+    else:
+        value = int(body)
+    if value >= 1 << 64:
+        problem = f"integer constant '{text}' is too large"
+        value &= (1 << 64) - 1
+    return value, suffix, problem
+
+
+def float_literal(text: str) -> tuple[float, str, str | None]:
+    """The value and lower-case suffix (f, h, l) of a floating-point literal, and what is wrong."""
+    suffix = text[-1].lower() if text[-1] in "fFhHlL" else ""
+    value = float(text[:-1] if suffix else text)
+    if value == float("inf"):
+        return 0.0, suffix, f"floating-point constant '{text}' is too large"
+    return value, suffix, None

@@ -3,9 +3,9 @@
 Each action builds one AST node and gives it the source position of the token
 that best identifies it (the operator of a binary expression, the name of a
 declaration). Struct and typedef names are registered as they are declared so
-the lexer turns later uses into ``TYPE_NAME`` tokens. Syntax errors are reported
-through the shared diagnostics; the grammar resynchronises at ``;`` and ``}``
-so one run reports several errors.
+the lexer turns later uses into ``TYPE_NAME`` tokens. Syntax errors are worded by
+``syntax_errors``; the grammar resynchronises at ``;`` and ``}`` so one run
+reports several errors.
 """
 
 from __future__ import annotations
@@ -13,10 +13,13 @@ from __future__ import annotations
 import bisect
 
 from . import ast
-from .lexer import Lexer, tokens  # noqa: F401  (PLY reads ``tokens`` from this module)
+from .hlsl_types import BUILTIN_TYPES
+from .lexer import Lexer, float_literal, integer_literal, tokens  # noqa: F401  (PLY reads ``tokens`` from this module)
 from .preprocess import Preprocessed
+from .syntax_errors import SyntaxErrors
 from .tables import build_parser
 from ..diagnostics import Coord, Diagnostics
+
 
 class Parser:
     """Parses one preprocessed translation unit into an ``ast.TranslationUnit``."""
@@ -39,19 +42,22 @@ class Parser:
     tokens = tokens
     start = "translation_unit"
 
-    def __init__(self, diagnostics: Diagnostics, *, fresh_tables: bool = False):
+    def __init__(self, diagnostics: Diagnostics, *, fresh_tables: bool = False, errorlog=None):
         self.diagnostics = diagnostics
         self.lexer = Lexer(self._is_type_name, self._lex_error)
-        self.parser = build_parser(self, fresh=fresh_tables)
+        self.parser = build_parser(self, fresh=fresh_tables, errorlog=errorlog)
+        self.errors = SyntaxErrors(diagnostics, self.lexer, self._coord_at)
         self.type_names: set[str] = set()
         self.source: Preprocessed | None = None
         self._line_starts: list[int] = [0]
 
     def parse(self, source: Preprocessed) -> ast.TranslationUnit:
         self.source = source
+        self.type_names = set()
         text = source.text
         self._line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self.lexer.input(text)
+        self.errors.reset(text)
         unit = self.parser.parse(input=text, lexer=self.lexer, tracking=False)
         if unit is None:
             unit = ast.TranslationUnit([], Coord(source.main_file, 1, 1))
@@ -73,25 +79,7 @@ class Parser:
         self.diagnostics.error(message, self._coord_at(lexpos))
 
     def p_error(self, tok):
-        if tok is None:
-            end = max(len(self.source.text) - 1, 0)
-            self.diagnostics.error("unexpected end of input", self._coord_at(end))
-            return
-        expected = self._expected_tokens()
-        shown = tok.value if tok.type != "STRING" else tok.value[:20]
-        if expected and len(expected) <= 3:
-            names = " or ".join(f"'{_SPELLING.get(t, t)}'" for t in expected)
-            message = f"expected {names} before '{shown}'"
-        else:
-            message = f"syntax error at '{shown}'"
-        self.diagnostics.error(message, self._coord_at(tok.lexpos))
-
-    def _expected_tokens(self) -> list[str]:
-        stack = getattr(self.parser, "statestack", None)
-        if not stack:
-            return []
-        actions = self.parser.action.get(stack[-1], {})
-        return sorted(t for t in actions if t not in ("error", "$end") and t in _SPELLING)
+        return self.errors.report(self.parser, tok)
 
     # ------------------------------------------------------- translation unit
     def p_translation_unit(self, p):
@@ -104,7 +92,9 @@ class Parser:
     def p_external_declaration_list(self, p):
         """external_declaration_list : external_declaration
                                      | external_declaration_list external_declaration"""
-        p[0] = p[1] + [p[2]] if len(p) == 3 else [p[1]]
+        item = p[len(p) - 1]
+        items = item if isinstance(item, list) else [item]  # a struct brings its nested structs
+        p[0] = p[1] + items if len(p) == 3 else items
 
     def p_external_declaration(self, p):
         """external_declaration : function_definition
@@ -188,7 +178,19 @@ class Parser:
     def p_declaration_specifiers(self, p):
         """declaration_specifiers : type_specifier
                                   | modifier_list type_specifier"""
-        p[0] = ([], p[1]) if len(p) == 2 else (p[1], p[2])
+        p[0] = ([], p[1]) if len(p) == 2 else self._apply_unsigned(p[1], p[2])
+
+    def _apply_unsigned(self, modifiers: list[str], spec: ast.TypeSpec) -> tuple[list[str], ast.TypeSpec]:
+        """Fold ``unsigned int`` (and ``unsigned int2``, ``unsigned min16int``) into the uint type."""
+        if "unsigned" not in modifiers:
+            return modifiers, spec
+        for signed, unsigned in (("int", "uint"), ("min16int", "min16uint")):
+            if spec.name.startswith(signed) and unsigned + spec.name[len(signed):] in BUILTIN_TYPES:
+                spec.name = unsigned + spec.name[len(signed):]
+                break
+        else:
+            self.diagnostics.error(f"'unsigned' cannot be applied to '{spec.name}'", spec.coord)
+        return [m for m in modifiers if m != "unsigned"], spec
 
     def p_modifier_list(self, p):
         """modifier_list : MODIFIER
@@ -222,8 +224,8 @@ class Parser:
         if len(p) == 4:
             p[0] = p[2]
         elif len(p) == 3:
-            p[2].modifiers = p[1]
-            p[0] = p[2]
+            modifiers, p[0] = self._apply_unsigned(p[1], p[2])
+            p[0].modifiers = modifiers
         else:
             p[0] = p[1]
 
@@ -299,11 +301,24 @@ class Parser:
 
     # ------------------------------------------------- struct, typedef, cbuffer
     def p_struct_declaration(self, p):
-        """struct_declaration : struct_head LBRACE struct_member_list RBRACE SEMI
-                              | struct_head LBRACE RBRACE SEMI"""
+        """struct_declaration : struct_definition SEMI
+                              | struct_definition init_declarator_list SEMI"""
+        nested, struct = p[1]
+        p[0] = nested + [struct]
+        if len(p) == 4:
+            spec = ast.TypeSpec(struct.name, coord=struct.coord)
+            for decl in p[2]:
+                decl.type_spec = spec
+            p[0].append(ast.DeclStmt(p[2], coord=spec.coord))
+
+    def p_struct_definition(self, p):
+        """struct_definition : struct_head LBRACE struct_member_list RBRACE
+                             | struct_head LBRACE RBRACE"""
         name, coord = p[1]
-        members = p[3] if len(p) == 6 else []
-        p[0] = ast.StructDecl(name, members, coord=coord)
+        items = p[3] if len(p) == 5 else []
+        members = [item for item in items if isinstance(item, ast.VarDecl)]
+        nested = [item for item in items if not isinstance(item, ast.VarDecl)]
+        p[0] = (nested, ast.StructDecl(name, members, coord=coord))
 
     def p_struct_head(self, p):
         """struct_head : STRUCT ID
@@ -312,9 +327,16 @@ class Parser:
         p[0] = (p[2], self._coord(p, 2))
 
     def p_struct_member_list(self, p):
-        """struct_member_list : declaration
-                              | struct_member_list declaration"""
-        p[0] = p[1] + p[2].decls if len(p) == 3 else p[1].decls
+        """struct_member_list : struct_member
+                              | struct_member_list struct_member"""
+        p[0] = p[1] + p[2] if len(p) == 3 else p[1]
+
+    def p_struct_member(self, p):
+        """struct_member : declaration
+                         | struct_declaration
+                         | error SEMI"""
+        # A nested struct is hoisted next to the one that contains it.
+        p[0] = _flatten(p[1]) if p[1] is not None else []
 
     def p_typedef_declaration(self, p):
         """typedef_declaration : TYPEDEF declaration_specifiers typedef_name array_dims_opt SEMI"""
@@ -332,15 +354,17 @@ class Parser:
     def p_cbuffer_body(self, p):
         """cbuffer_body : CBUFFER ID annotation_list_opt LBRACE struct_member_list RBRACE
                         | CBUFFER ID annotation_list_opt LBRACE RBRACE"""
-        members = p[5] if len(p) == 7 else []
+        items = p[5] if len(p) == 7 else []
+        members = [item for item in items if isinstance(item, ast.VarDecl)]
         register = dict(p[3]).get("register")
-        p[0] = ast.CBuffer(p[1], p[2], members, register, coord=self._coord(p, 2))
+        cbuffer = ast.CBuffer(p[1], p[2], members, register, coord=self._coord(p, 2))
+        p[0] = [item for item in items if not isinstance(item, ast.VarDecl)] + [cbuffer]
 
     def p_cbuffer_declaration(self, p):
         """cbuffer_declaration : cbuffer_body
                                | attribute_list cbuffer_body"""
         if len(p) == 3:
-            p[2].attributes = p[1]
+            p[2][-1].attributes = p[1]
         p[0] = p[len(p) - 1]
 
     # ------------------------------------------------------------- attributes
@@ -394,7 +418,13 @@ class Parser:
                       | declaration
                       | struct_declaration
                       | typedef_declaration"""
-        p[0] = p[1] if not isinstance(p[1], (ast.StructDecl, ast.Typedef)) else ast.DeclStmt([p[1]], p[1].coord)
+        if isinstance(p[1], list):  # a struct, its nested structs and its variables
+            outer = [item for item in p[1] if isinstance(item, ast.StructDecl)][-1]
+            p[0] = ast.DeclStmt(_flatten(p[1]), outer.coord)
+        elif isinstance(p[1], ast.Typedef):
+            p[0] = ast.DeclStmt([p[1]], p[1].coord)
+        else:
+            p[0] = p[1]
 
     def p_statement(self, p):
         """statement : plain_statement"""
@@ -427,7 +457,7 @@ class Parser:
         if len(p) == 2:
             p[0] = ast.EmptyStmt(coord=self._coord(p, 1))
         else:
-            p[0] = ast.ExprStmt(p[1], coord=_leftmost(p[1]).coord)
+            p[0] = ast.ExprStmt(p[1], coord=ast.leftmost(p[1]).coord)
 
     def p_selection_if(self, p):
         """selection_statement : IF LPAREN expression RPAREN statement %prec IFX
@@ -476,7 +506,7 @@ class Parser:
         if isinstance(p[1], ast.DeclStmt):
             p[0] = p[1]
         else:
-            p[0] = ast.ExprStmt(p[1], coord=_leftmost(p[1]).coord) if p[1] is not None else None
+            p[0] = ast.ExprStmt(p[1], coord=ast.leftmost(p[1]).coord) if p[1] is not None else None
 
     def p_jump_statement(self, p):
         """jump_statement : BREAK SEMI
@@ -577,8 +607,9 @@ class Parser:
         elif len(p) == 5:
             p[0] = ast.Cast(p[2], p[4], coord=self._coord(p, 1))
         else:
-            p[3].modifiers = p[2]
-            p[0] = ast.Cast(p[3], p[5], coord=self._coord(p, 1))
+            modifiers, spec = self._apply_unsigned(p[2], p[3])
+            spec.modifiers = modifiers
+            p[0] = ast.Cast(spec, p[5], coord=self._coord(p, 1))
 
     def p_unary_expression(self, p):
         """unary_expression : postfix_expression
@@ -659,10 +690,10 @@ class Parser:
 
     def p_primary_float(self, p):
         """primary_expression : FLOAT_CONST"""
-        text = p[1]
-        suffix = text[-1].lower() if text[-1] in "fFhHlL" else ""
-        body = text[:-1] if suffix else text
-        p[0] = ast.FloatLiteral(float(body), suffix, coord=self._coord(p, 1))
+        value, suffix, problem = float_literal(p[1])
+        if problem:
+            self.diagnostics.error(problem, self._coord(p, 1))
+        p[0] = ast.FloatLiteral(value, suffix, coord=self._coord(p, 1))
 
     def p_primary_integer(self, p):
         """primary_expression : integer_constant"""
@@ -670,53 +701,17 @@ class Parser:
 
     def p_integer_constant(self, p):
         """integer_constant : INT_CONST"""
-        p[0] = self._integer(p[1], self._coord(p, 1))
-
-    def _integer(self, text: str, coord: Coord) -> ast.IntLiteral:
-        body = text.rstrip("uUlL")
-        suffix = text[len(body):].lower()
-        if body.lower().startswith("0x"):
-            value = int(body, 16)
-        elif len(body) > 1 and body.startswith("0"):
-            if any(ch in "89" for ch in body):
-                self.diagnostics.error(f"invalid digit in octal constant '{text}'", coord)
-                value = 0
-            else:
-                value = int(body, 8)
-        else:
-            value = int(body)
-        if value >= 1 << 64:
-            self.diagnostics.error(f"integer constant '{text}' is too large", coord)
-            value &= (1 << 64) - 1
-        return ast.IntLiteral(value, suffix, coord=coord)
+        value, suffix, problem = integer_literal(p[1])
+        if problem:
+            self.diagnostics.error(problem, self._coord(p, 1))
+        p[0] = ast.IntLiteral(value, suffix, coord=self._coord(p, 1))
 
     def p_empty(self, p):
         """empty :"""
         p[0] = None
 
 
-# How a token kind is written, for "expected ..." messages.
-_SPELLING = {
-    "SEMI": ";", "RPAREN": ")", "LPAREN": "(", "RBRACKET": "]", "LBRACKET": "[", "RBRACE": "}",
-    "LBRACE": "{", "COMMA": ",", "COLON": ":", "EQUALS": "=", "GT": ">", "LT": "<", "ID": "identifier",
-    "WHILE": "while", "PERIOD": ".",
-}
-
-
-def _leftmost(expr):
-    """The node where an expression starts in the source (for statement positions)."""
-    while True:
-        if isinstance(expr, ast.Binary):
-            expr = expr.left
-        elif isinstance(expr, ast.Assign):
-            expr = expr.target
-        elif isinstance(expr, (ast.Index, ast.Member, ast.MethodCall)):
-            expr = expr.obj
-        elif isinstance(expr, ast.Conditional):
-            expr = expr.cond
-        elif isinstance(expr, ast.Comma):
-            expr = expr.exprs[0]
-        elif isinstance(expr, ast.Unary) and expr.postfix:
-            expr = expr.operand
-        else:
-            return expr
+def _flatten(items) -> list:
+    """The declarations in a ``DeclStmt`` or a list of declarations and ``DeclStmt``s."""
+    items = items.decls if isinstance(items, ast.DeclStmt) else items
+    return [d for item in items for d in (item.decls if isinstance(item, ast.DeclStmt) else [item])]

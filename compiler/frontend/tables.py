@@ -5,13 +5,14 @@ the parser is needed and pickles them into a user cache directory, keyed by a ha
 of the grammar's source and the PLY version, so a changed grammar never reads
 stale tables and an install directory is never written to. Tests can ask for
 fresh tables (``fresh=True``), built with ``optimize=False`` so PLY validates the
-grammar and reports conflicts.
+grammar and reports conflicts to ``errorlog``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -38,11 +39,16 @@ def grammar_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def build_parser(grammar: object, *, fresh: bool = False) -> yacc.LRParser:
-    """The LALR parser for ``grammar`` (an object with PLY ``p_`` methods)."""
+def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc.LRParser:
+    """The LALR parser for ``grammar`` (an object with PLY ``p_`` methods).
+
+    With ``fresh``, the tables are built in memory and checked; PLY's warnings,
+    including grammar conflicts (it counts them only in debug mode), go to
+    ``errorlog`` (default: standard error).
+    """
     if fresh:
-        return yacc.yacc(module=grammar, optimize=False, debug=False, write_tables=False,
-                         errorlog=yacc.PlyLogger(_NullStream()))
+        return yacc.yacc(module=grammar, optimize=False, debug=True, debuglog=yacc.NullLogger(),
+                         write_tables=False, errorlog=errorlog or yacc.PlyLogger(sys.stderr))
     target = cache_dir() / f"parsetab-{grammar_key()}.pickle"
     if target.exists():
         try:
@@ -66,8 +72,3 @@ def build_parser(grammar: object, *, fresh: bool = False) -> yacc.LRParser:
     except OSError:
         pass
     return parser
-
-
-class _NullStream:
-    def write(self, text: str) -> None:
-        pass
