@@ -34,7 +34,13 @@ checked against (``llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp`` and
 - ``getOccupancyWithLocalMemSize``: ``groups = min(max_groups, lds_total // lds)``
   (0 groups: occupancy 1), then ``min(ceil(groups * waves_per_group / 4), max_waves)``.
 
-``tests/runtime/test_device.py`` checks these against the LLVM that llvmlite ships.
+``tests/runtime/test_device.py`` checks these against the LLVM that llvmlite ships
+(LLVM 20): for kernels with forced VGPR counts and LDS sizes, every case agrees when
+the kernel pins its group size (``"amdgpu-flat-work-group-size"="N,N"``). With the
+range ``"1,N"`` LLVM (``getOccupancyWithWorkGroupSizes``) reports the best occupancy
+over *every* group size up to N, which is one wave higher than N itself allows
+when a group's wave count does not divide the 64 wave slots (160 threads in wave32:
+5 waves, 12 groups, 60 waves -> 15 per SIMD; LLVM with "1,160" says 16).
 """
 
 from __future__ import annotations
