@@ -145,13 +145,10 @@ def test_occupancy_matches_llvm_amdgpu_for_gfx1030():
     odd wave counts per group (160 threads: 5 waves) is one wave higher than N allows.
     Runs in a subprocess: this LLVM is built with assertions and aborts on bad input.
     """
-    try:
-        probe = subprocess.run([sys.executable, "-c", _LLVM_PROBE, json.dumps(_CASES)],
-                               capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        pytest.skip("LLVM probe timed out")
-    if probe.returncode != 0:
-        pytest.skip(f"llvmlite's AMDGPU backend is unavailable: {probe.stderr.strip()[-200:]}")
+    probe = subprocess.run([sys.executable, "-c", _LLVM_PROBE, json.dumps(_CASES)],
+                           capture_output=True, text=True, timeout=300)
+    # llvmlite's wheels ship the AMDGPU target; a failure here is a real failure.
+    assert probe.returncode == 0, probe.stderr.strip()[-2000:]
     for (threads, lds, wave, _), (llvm_waves, llvm_vgprs, llvm_lds) in zip(_CASES, json.loads(probe.stdout)):
         ours = occupancy(llvm_vgprs, 0, llvm_lds, threads, wave)
         assert ours.waves_per_simd == llvm_waves, (threads, lds, wave, llvm_vgprs, ours)
