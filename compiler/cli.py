@@ -27,16 +27,20 @@ DefineOption = typer.Option(None, "-D", "--define", help="Define a macro: NAME o
 IncludeOption = typer.Option(None, "-I", "--include", help="Add a directory to the include search path.")
 
 
-@app.callback()
-def root(
-    version: bool = typer.Option(False, "--version", help="Print shc's version and exit."),
-) -> None:
-    """shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU."""
-    if version:
+def print_version(value: bool) -> None:
+    if value:
         from .. import __version__
 
         print(f"shc {__version__}")
         raise typer.Exit(0)
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", help="Print shc's version and exit.",
+                                 callback=print_version, is_eager=True),
+) -> None:
+    """shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU."""
 
 
 def parse_defines(values: Optional[List[str]]) -> dict[str, str]:

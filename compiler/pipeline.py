@@ -16,6 +16,7 @@ anything else is an internal compiler error.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -55,14 +56,24 @@ def check_source(text: str, filename: str, options: Options, diagnostics: Diagno
     return program
 
 
+# The checker recurses once per nesting level of the source (about four Python frames per
+# level); this lets a generated 2,000-term expression through while staying far below what
+# the interpreter's own stack can take.
+RECURSION_LIMIT = 10_000
+
+
 @contextmanager
 def _nesting_guard(filename: str, diagnostics: Diagnostics):
-    """Turn Python's RecursionError (absurdly deep nesting in the source) into a diagnostic."""
+    """Allow deep nesting, and turn a RecursionError beyond it into a diagnostic."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
     try:
         yield
     except RecursionError as failure:
         where = getattr(failure, "shc_coord", None) or Coord(filename, 0, 0)
         diagnostics.fatal("the program nests too deeply for shc to compile", where)
+    finally:
+        sys.setrecursionlimit(previous)
 
 
 def read_source(path: str, diagnostics: Diagnostics) -> str:

@@ -1,0 +1,218 @@
+"""``shc`` run as a user runs it: exit codes, what goes to stdout and stderr, the options.
+
+Most tests start the installed ``shc`` script in a subprocess; the internal-compiler-error
+tests run the typer app in-process so they can break the compiler on purpose.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from shc.compiler import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+SCRIPT = Path(sys.executable).with_name("shc")
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "shc.compiler.cli"]
+
+
+def shc(*args, cwd=None, env=None):
+    return subprocess.run(COMMAND + [str(a) for a in args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=120)
+
+
+VALID = """\
+RWStructuredBuffer<float> output : register(u0);
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    output[id.x] = id.x * 0.5;
+}
+"""
+
+BROKEN = """\
+RWStructuredBuffer<float> output : register(u0);
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    output[id.x] = scale * id.x;
+    float2 v = output[id.x].xyz;
+}
+"""
+
+
+@pytest.fixture
+def shader(tmp_path):
+    def write(text, name="kernel.hlsl"):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return path
+    return write
+
+
+def test_a_valid_sample_is_silent():
+    result = shc("check", SAMPLES / "prefix_sum.hlsl")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_errors_exit_1_with_formatted_diagnostics_on_stderr(shader):
+    path = shader(BROKEN)
+    result = shc("check", "kernel.hlsl", cwd=path.parent)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        "kernel.hlsl:6:20: error: use of undeclared identifier 'scale'\n"
+        "    output[id.x] = scale * id.x;\n"
+        "                   ^\n"
+        "kernel.hlsl:7:29: error: invalid swizzle 'xyz' on 'float'\n"
+        "    float2 v = output[id.x].xyz;\n"
+        "                            ^\n"
+    )
+
+
+def test_warnings_alone_exit_0(shader):
+    path = shader(VALID.replace("id.x * 0.5;", "dot(float4(1, 2, 3, 4), float3(id));"))
+    result = shc("check", "kernel.hlsl", cwd=path.parent)
+    assert result.returncode == 0
+    assert result.stderr.startswith("kernel.hlsl:6:24: warning: implicit truncation of vector type "
+                                    "('float4' to 'float3')\n")
+
+
+def test_emit_ast(shader):
+    path = shader(VALID)
+    result = shc("check", path, "--emit", "ast")
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("TranslationUnit")
+    assert any("FuncDecl name='main' <void>  @4:6" in line for line in lines)
+    assert any("Binary op='*' <float>" in line for line in lines)
+
+
+def test_unknown_emit_stage(shader):
+    result = shc("check", shader(VALID), "--emit", "bogus")
+    assert result.returncode == 1
+    assert result.stderr == "shc: error: unknown --emit value 'bogus' (expected 'ast')\n"
+
+
+def test_defines(shader):
+    path = shader("""\
+#ifndef GROUP
+#error define GROUP
+#endif
+RWStructuredBuffer<float> output;
+[numthreads(GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+#ifdef DOUBLE
+    output[id.x] = 2;
+#else
+    output[id.x] = undefined;
+#endif
+}
+""")
+    assert shc("check", path, "-D", "GROUP=64", "-D", "DOUBLE").returncode == 0
+    assert shc("check", path, "--define", "GROUP=64", "--define", "DOUBLE").returncode == 0
+    missing = shc("check", "kernel.hlsl", "-D", "GROUP=64", cwd=path.parent)
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("kernel.hlsl:11:20: error: use of undeclared identifier 'undefined'")
+    too_big = shc("check", "kernel.hlsl", "-D", "GROUP=2048", "-D", "DOUBLE", cwd=path.parent)
+    assert too_big.stderr.startswith("kernel.hlsl:5:2: error: numthreads x is 2048; it must be from 1 to 1024")
+    no_group = shc("check", "kernel.hlsl", cwd=path.parent)
+    assert no_group.stderr.startswith("kernel.hlsl:2:2: error: #error define GROUP")
+
+
+def test_include_directories(shader, tmp_path):
+    shader("static const uint WIDTH = 64;\nfloat Twice(float x) { return undefinedHelper(x); }\n",
+           "include/common.h")
+    path = shader('#include "common.h"\n' + VALID.replace("id.x * 0.5", "Twice(id.x % WIDTH)"))
+    without = shc("check", path)
+    assert without.returncode == 1
+    assert "'common.h' file not found" in without.stderr
+    result = shc("check", "kernel.hlsl", "-I", "include", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("include/common.h:2:31: error: use of undeclared identifier "
+                                    "'undefinedHelper'\n"
+                                    "float Twice(float x) { return undefinedHelper(x); }\n")
+
+
+def test_entry_option(shader):
+    path = shader(VALID.replace("void main", "void Downsample"))
+    assert shc("check", path, "-E", "Downsample").returncode == 0
+    assert shc("check", path, "--entry", "Downsample").returncode == 0
+    result = shc("check", "kernel.hlsl", cwd=path.parent)
+    assert (result.returncode, result.stderr) == (1, "kernel.hlsl: error: entry point 'main' not found\n")
+
+
+def test_missing_file(tmp_path):
+    result = shc("check", "nowhere.hlsl", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "nowhere.hlsl: error: cannot read file: No such file or directory\n"
+
+
+def test_help_is_fast_and_builds_no_tables(tmp_path):
+    env = dict(os.environ, SHC_CACHE_DIR=str(tmp_path / "cache"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    start = time.perf_counter()
+    result = shc("--help", env=env)
+    elapsed = time.perf_counter() - start
+    assert result.returncode == 0
+    assert "check" in result.stdout
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "xdg").exists()
+    assert elapsed < 5.0, f"shc --help took {elapsed:.2f} s"
+    assert shc("check", "--help", env=env).returncode == 0
+    assert not (tmp_path / "cache").exists()
+
+
+def test_help_imports_no_parser():
+    code = ("import sys; from shc.compiler.cli import app; "
+            "print(sorted(m for m in sys.modules if m.startswith(('ply', 'shc.compiler.frontend'))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "[]"
+
+
+def test_version():
+    result = shc("--version")
+    assert result.returncode == 0 and result.stdout.startswith("shc ")
+
+
+# ---------------------------------------------------------------- internal compiler errors
+
+
+def test_an_internal_error_in_sema_is_one_line_with_the_shader_position(shader, monkeypatch):
+    from shc.compiler.frontend.expressions import ExpressionChecker
+
+    def broken(self, node):
+        raise KeyError("the checker broke")
+
+    monkeypatch.setattr(ExpressionChecker, "visit_Binary", broken)
+    path = shader(VALID)
+    result = CliRunner().invoke(cli.app, ["check", str(path)])
+    assert result.exit_code == 70
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert lines[0] == (f"{path}:6:25: internal compiler error: KeyError: 'the checker broke' "
+                        f"(in test_cli.py:{broken.__code__.co_firstlineno + 1})")
+
+
+def test_an_internal_error_before_sema_names_the_file(shader, monkeypatch):
+    from shc.compiler.frontend import parser
+
+    def broken(self, source):
+        raise RuntimeError("multi\nline\nmessage")
+
+    monkeypatch.setattr(parser.Parser, "parse", broken)
+    path = shader(VALID)
+    result = CliRunner().invoke(cli.app, ["check", str(path)])
+    assert result.exit_code == 70
+    assert result.stderr.splitlines() == [
+        f"{path}: internal compiler error: RuntimeError: multi line message "
+        f"(in test_cli.py:{broken.__code__.co_firstlineno + 1})",
+    ]
