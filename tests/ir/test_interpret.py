@@ -1,0 +1,691 @@
+"""The IR interpreter: IR text kernels run for one wave and checked by hand or
+against the NumPy models of runtime/wavemodel.py, in wave32 and wave64."""
+
+from textwrap import dedent
+
+import numpy as np
+import pytest
+
+from shc.compiler.ir.interpret import InterpretError, run_wave
+from shc.compiler.ir.reader import read_module
+from shc.compiler.ir.verify import verify
+from shc.runtime import wavemodel as wm
+
+WAVE_SIZES = (32, 64)
+
+
+def module_of(text: str):
+    module = read_module(dedent(text))
+    verify(module.function)
+    return module
+
+
+def run(text: str, wave_size: int = 32, **options):
+    return run_wave(module_of(text), wave_size=wave_size, **options)
+
+
+def exec_masks(wave_size: int):
+    lanes = np.arange(wave_size)
+    rng = np.random.default_rng(wave_size)
+    yield "full", np.ones(wave_size, bool)
+    yield "every-third-off", lanes % 3 != 2
+    yield "random", rng.random(wave_size) < 0.6
+
+
+def without(wave_size: int, *lanes: int) -> np.ndarray:
+    mask = np.ones(wave_size, bool)
+    mask[list(lanes)] = False
+    return mask
+
+
+# --------------------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------------------
+
+
+ARITHMETIC = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=4294967295}
+  %2 = add uint %0, %1
+  %3 = const uint {value=0}
+  %4 = div uint %0, %3
+  %5 = const int {value=-7}
+  %6 = bitcast int %0
+  %7 = const int {value=2}
+  %8 = div int %5, %7
+  %9 = rem int %5, %7
+  %10 = const int {value=2147483647}
+  %11 = mul int %10, %7
+  %12 = const float {value=-3.75}
+  %13 = convert int %12
+  %14 = const float {value=1e10}
+  %15 = convert uint %14
+  %16 = const float {value=-1.0}
+  %17 = convert uint %16
+  %18 = const uint {value=33}
+  %19 = shl uint %0, %18
+  %20 = shr int %5, %0
+  %21 = construct uint4 %2, %4, %0, %0
+  %22 = bitcast uint %8
+  %23 = bitcast uint %9
+  %24 = bitcast uint %11
+  %25 = bitcast uint %13
+  %26 = bitcast uint %20
+  %27 = construct uint4 %22, %23, %24, %25
+  %28 = construct uint4 %15, %17, %19, %26
+  %29 = const uint {value=3}
+  %30 = mul uint %0, %29
+  buffer_store %2, %30 {resource="out"}
+  %31 = const uint {value=1}
+  %32 = add uint %30, %31
+  buffer_store %4, %32 {resource="out"}
+  %33 = add uint %32, %31
+  buffer_store %19, %33 {resource="out"}
+  %34 = const uint {value=100}
+  buffer_store %27, %34 {resource="vec"}
+  %35 = const uint {value=0}
+  buffer_store %28, %35 {resource="vec"}
+  ret
+}
+"""
+
+
+def test_integer_arithmetic_wraps_and_division_by_zero_gives_all_ones():
+    out = np.zeros(96, np.uint32)
+    vec = np.zeros((4, 4), np.uint32)
+    state = run(ARITHMETIC, buffers={"out": out, "vec": vec})
+    lanes = np.arange(32, dtype=np.uint32)
+    got = state.buffers["out"].reshape(32, 3)
+    assert got[0, 0] == 0xFFFFFFFF and (got[1:, 0] == lanes[1:] - 1).all()  # wrap-around
+    assert (got[:, 1] == 0xFFFFFFFF).all()  # uint division by zero
+    assert (got[:, 2] == lanes << 1).all()  # shift amounts use their low 5 bits
+    # vec[100] is out of bounds: dropped. vec[0]: the last lane's store wins.
+    as_int = state.buffers["vec"].view(np.int32)
+    assert state.buffers["vec"][0].tolist() == [4294967295, 0, 31 << 1, np.uint32(-1 & 0xFFFFFFFF)]
+    assert (as_int[1:] == 0).all()
+
+
+def test_signed_division_conversions_and_arithmetic_shift():
+    state = run(ARITHMETIC, buffers={"out": np.zeros(96, np.uint32), "vec": np.zeros((101, 4), np.uint32)})
+    words = state.buffers["vec"][100].view(np.int32)
+    assert words.tolist() == [-3, -1, -2, -3]  # trunc toward zero; INT_MAX*2 wraps; float->int truncates
+    first = state.buffers["vec"][0]
+    assert first[0] == 0xFFFFFFFF and first[1] == 0  # float->uint saturates (1e10, -1.0)
+
+
+CONSTANTS = """
+resource @out RWStructuredBuffer<float> u0 space0
+func @main numthreads(1, 1, 1) wave32 {
+^entry:
+  %0 = const float {value=1.5}
+  %1 = const float {value=-2.25}
+  %2 = mul float %0, %1
+  %3 = const int {value=-17}
+  %4 = const int {value=5}
+  %5 = rem int %3, %4
+  %6 = convert float %5
+  %7 = add float %2, %6
+  %8 = const half {value=0.1}
+  %9 = convert float %8
+  %10 = add float %7, %9
+  %11 = const uint {value=3}
+  %12 = shr uint %11, %4
+  %13 = convert float %12
+  %14 = sub float %10, %13
+  %15 = const float4 {value=[1.0, 2.0, 3.0, 4.0]}
+  %16 = shuffle float2 %15 {lanes=[3, 1]}
+  %17 = extract float %16 {index=0}
+  %18 = max float %14, %17
+  %19 = min float %14, %17
+  %20 = add float %18, %19
+  %21 = const uint {value=0}
+  buffer_store %20, %21 {resource="out"}
+  ret
+}
+"""
+
+
+def test_interpreter_agrees_with_the_constant_folder():
+    from shc.compiler.passes.constant_fold import ConstantFold
+
+    expected = run(CONSTANTS, buffers={"out": np.zeros(1, np.float32)}).buffers["out"][0]
+    module = module_of(CONSTANTS)
+    ConstantFold().run(module)
+    store = [inst for inst in module.function.instructions() if inst.op.value == "buffer_store"][0]
+    assert store.operands[0].op.value == "const"
+    assert np.float32(store.operands[0].attrs["value"]) == expected
+
+
+def test_half_precision_and_f16_bits():
+    state = run("""
+        resource @out RWStructuredBuffer<uint> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = const float {value=0.1}
+          %1 = f32tof16 uint %0
+          %2 = f16tof32 float %1
+          %3 = convert half %0
+          %4 = add half %3, %3
+          %5 = convert float %4
+          %6 = bitcast uint %2
+          %7 = bitcast uint %5
+          %8 = construct uint3 %1, %6, %7
+          %9 = const uint {value=0}
+          buffer_store %8, %9 {resource="out"}
+          ret
+        }
+    """, buffers={"out": np.zeros(3, np.uint32)})
+    bits, back, doubled = state.buffers["out"]
+    assert bits == np.float16(0.1).view(np.uint16)
+    assert np.uint32(back).view(np.float32) == np.float32(np.float16(0.1))
+    assert np.uint32(doubled).view(np.float32) == np.float32(np.float16(0.1) + np.float16(0.1))
+
+
+# --------------------------------------------------------------------------------------
+# Control flow
+# --------------------------------------------------------------------------------------
+
+IF_ELSE = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=10}
+  %2 = lt bool %0, %1
+  selection ^end
+  cond_br %2, ^then, ^else
+^then:
+  %3 = const bool {value=true}
+  %4 = wave_count_bits uint %3
+  br ^end
+^else:
+  %5 = const uint {value=1000}
+  %6 = add uint %0, %5
+  br ^end
+^end:
+  %7 = phi uint [%4, ^then], [%6, ^else]
+  buffer_store %7, %0 {resource="out"}
+  ret
+}
+"""
+
+
+def test_divergent_if_else_with_a_phi_under_a_partial_exec_mask():
+    exec_mask = without(32, 3, 20)
+    state = run(IF_ELSE, exec_mask=exec_mask, buffers={"out": np.zeros(32, np.uint32)})
+    lanes = np.arange(32)
+    expected = np.where(lanes < 10, 9, lanes + 1000)  # 9 active lanes below 10 (lane 3 is off)
+    expected[~exec_mask] = 0
+    assert state.buffers["out"].tolist() == expected.tolist()
+    # both sides ran, each under its own lanes
+    assert state.stats.counts["wave"] == 1
+
+
+def test_a_side_with_no_lanes_is_skipped():
+    state = run(IF_ELSE, exec_mask=np.arange(32) >= 10, buffers={"out": np.zeros(32, np.uint32)})
+    assert "wave" not in state.stats.counts
+
+
+LOOP = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(64, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=0}
+  %2 = const uint {value=1}
+  %3 = const uint {value=8}
+  %4 = and uint %0, %3
+  br ^head
+^head:
+  %5 = phi uint [%1, ^entry], [%8, ^cont]
+  %6 = phi uint [%1, ^entry], [%10, ^cont]
+  %7 = lt bool %5, %0
+  loop ^end ^cont
+  cond_br %7, ^body, ^end
+^body:
+  %8 = add uint %5, %2
+  %9 = const bool {value=true}
+  %10 = wave_count_bits uint %9
+  %11 = eq bool %8, %3
+  selection ^join
+  cond_br %11, ^end, ^join
+^join:
+  br ^cont
+^cont:
+  br ^head
+^end:
+  %12 = phi uint [%5, ^head], [%8, ^body]
+  %13 = phi uint [%6, ^head], [%10, ^body]
+  %14 = const uint {value=65536}
+  %15 = mul uint %13, %14
+  %16 = add uint %12, %15
+  buffer_store %16, %0 {resource="out"}
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_loop_with_per_lane_trip_counts_reconverges(wave_size):
+    """Lane i runs min(i, 8) iterations (breaking at 8); the last iteration it runs sees how
+    many lanes were still in the loop."""
+    state = run(LOOP, wave_size, buffers={"out": np.zeros(wave_size, np.uint32)})
+    lanes = np.arange(wave_size)
+    trips = np.minimum(lanes, 8)
+    active_in_last = np.array([np.count_nonzero(lanes >= t) if t else 0 for t in trips])
+    assert (state.buffers["out"] & 0xFFFF).tolist() == trips.tolist()
+    assert (state.buffers["out"] >> 16).tolist() == active_in_last.tolist()
+    assert state.stats.counts["wave"] == 8  # one wave op per iteration, 8 iterations
+
+
+SWITCH = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=4}
+  %2 = rem uint %0, %1
+  %3 = const uint {value=0}
+  switch_merge ^end
+  switch %2, ^default, ^case0, ^case1 {cases=[0, 1]}
+^case0:
+  %4 = const uint {value=100}
+  br ^case1
+^case1:
+  %5 = phi uint [%4, ^case0], [%3, ^entry]
+  %6 = const bool {value=true}
+  %7 = wave_count_bits uint %6
+  %8 = add uint %5, %7
+  br ^end
+^default:
+  %9 = const uint {value=7}
+  br ^end
+^end:
+  %10 = phi uint [%8, ^case1], [%9, ^default]
+  buffer_store %10, %0 {resource="out"}
+  ret
+}
+"""
+
+
+def test_switch_falls_through_and_runs_each_case_once():
+    state = run(SWITCH, buffers={"out": np.zeros(32, np.uint32)})
+    selector = np.arange(32) % 4
+    # case 0 falls into case 1: both groups run case 1 together (16 lanes)
+    expected = np.select([selector == 0, selector == 1], [116, 16], 7)
+    assert state.buffers["out"].tolist() == expected.tolist()
+    assert state.stats.counts["wave"] == 1
+
+
+EARLY_RETURN = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(64, 1, 1) wave64 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=5}
+  %2 = rem uint %0, %1
+  %3 = const uint {value=0}
+  %4 = eq bool %2, %3
+  selection ^end
+  cond_br %4, ^leave, ^end
+^leave:
+  %5 = const uint {value=99}
+  buffer_store %5, %0 {resource="out"}
+  ret
+^end:
+  %6 = wave_active uint %0 {fn="sum"}
+  buffer_store %6, %0 {resource="out"}
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_lanes_that_return_stay_off(wave_size):
+    state = run(EARLY_RETURN, wave_size, buffers={"out": np.zeros(wave_size, np.uint32)})
+    lanes = np.arange(wave_size)
+    stays = lanes % 5 != 0
+    expected = np.where(stays, lanes[stays].sum(), 99)
+    assert state.buffers["out"].tolist() == expected.tolist()
+    assert state.retired.all()
+
+
+RUNAWAY = """
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = const bool {value=true}
+  br ^head
+^head:
+  loop ^end ^head
+  cond_br %0, ^head, ^end
+^end:
+  ret
+}
+"""
+
+
+def test_runaway_loop_is_an_error():
+    with pytest.raises(InterpretError, match="runaway"):
+        run(RUNAWAY, max_steps=1000)
+
+
+def test_unstructured_branch_is_an_error():
+    with pytest.raises(InterpretError, match="unstructured"):
+        run("""
+            func @main numthreads(32, 1, 1) wave32 {
+            ^entry:
+              %0 = thread_input uint {which="group_index"}
+              %1 = const uint {value=3}
+              %2 = lt bool %0, %1
+              cond_br %2, ^a, ^b
+            ^a:
+              br ^b
+            ^b:
+              ret
+            }
+        """)
+
+
+# --------------------------------------------------------------------------------------
+# Wave intrinsics against the intrinsic model
+# --------------------------------------------------------------------------------------
+
+
+def intrinsic_kernel(wave_size: int, body: str, in_type: str, out_type: str) -> str:
+    """``out[i] = <body>`` where %1 is inp[i] and %2 is aux[i]; the body defines %9."""
+    return dedent(f"""
+        resource @inp RWStructuredBuffer<{in_type}> u0 space0
+        resource @aux RWStructuredBuffer<uint> u1 space0
+        resource @out RWStructuredBuffer<{out_type}> u2 space0
+        func @main numthreads({wave_size}, 1, 1) wave{wave_size} {{
+        ^entry:
+          %0 = thread_input uint {{which="group_index"}}
+          %1 = buffer_load {in_type} %0 {{resource="inp"}}
+          %2 = buffer_load uint %0 {{resource="aux"}}
+          %3 = const uint {{value=0}}
+          %4 = ne bool %1, %3
+        """) + f"  {body}\n" + dedent("""
+          buffer_store %9, %0 {resource="out"}
+          ret
+        }
+        """)
+
+
+def _inputs(in_type, wave_size, rng, small=False):
+    if in_type == "float":
+        return rng.uniform(0.9, 1.1, wave_size).astype(np.float32) if small else \
+            rng.uniform(-100, 100, wave_size).astype(np.float32)
+    if in_type == "bits":
+        return (rng.random(wave_size) < 0.5).astype(np.uint32)
+    high = 4 if small else 1 << 20
+    return rng.integers(-high if in_type == "int" else 0, high, wave_size).astype(np.int32 if in_type == "int"
+                                                                                   else np.uint32)
+
+
+# (IR body, input type, output type, model(values, exec, aux))
+INTRINSICS = {
+    "WaveActiveSum": ('%9 = wave_active int %1 {fn="sum"}', "int", "int", lambda v, e, a: wm.wave_active("sum", v, e)),
+    "WaveActiveProduct": ('%9 = wave_active int %1 {fn="product"}', "small", "int",
+                          lambda v, e, a: wm.wave_active("product", v, e)),
+    "WaveActiveMinFloat": ('%9 = wave_active float %1 {fn="min"}', "float", "float",
+                           lambda v, e, a: wm.wave_active("min", v, e)),
+    "WaveActiveMax": ('%9 = wave_active uint %1 {fn="max"}', "uint", "uint", lambda v, e, a: wm.wave_active("max", v, e)),
+    "WaveActiveBitAnd": ('%9 = wave_active uint %1 {fn="and"}', "uint", "uint",
+                         lambda v, e, a: wm.wave_active("and", v, e)),
+    "WaveActiveBitOr": ('%9 = wave_active uint %1 {fn="or"}', "uint", "uint", lambda v, e, a: wm.wave_active("or", v, e)),
+    "WaveActiveBitXor": ('%9 = wave_active uint %1 {fn="xor"}', "uint", "uint",
+                         lambda v, e, a: wm.wave_active("xor", v, e)),
+    "WavePrefixSum": ('%9 = wave_prefix float %1 {fn="sum"}', "float", "float",
+                      lambda v, e, a: wm.wave_prefix("sum", v, e)),
+    "WavePrefixProduct": ('%9 = wave_prefix int %1 {fn="product"}', "small", "int",
+                          lambda v, e, a: wm.wave_prefix("product", v, e)),
+    "WaveActiveBallot": ("%9 = wave_ballot uint4 %4", "bits", "uint4", lambda v, e, a: wm.wave_active_ballot(v != 0, e)),
+    "WaveActiveCountBits": ("%9 = wave_count_bits uint %4", "bits", "uint",
+                            lambda v, e, a: wm.wave_active_count_bits(v != 0, e)),
+    "WavePrefixCountBits": ("%9 = wave_prefix_count_bits uint %4", "bits", "uint",
+                            lambda v, e, a: wm.wave_prefix_count_bits(v != 0, e)),
+    "WaveActiveAnyTrue": ("%9 = wave_any_true bool %4", "bits", "bool", lambda v, e, a: wm.wave_active_any_true(v != 0, e)),
+    "WaveActiveAllTrue": ("%9 = wave_all_true bool %4", "bits", "bool", lambda v, e, a: wm.wave_active_all_true(v != 0, e)),
+    "WaveActiveAllEqual": ("%9 = wave_all_equal bool %1", "bits", "bool",
+                           lambda v, e, a: wm.wave_active_all_equal(v, e)),
+    "WaveReadLaneAt": ("%9 = wave_read_lane_at float %1, %2", "float", "float",
+                       lambda v, e, a: wm.wave_read_lane_at(v, e, a)),
+    "WaveReadLaneFirst": ("%9 = wave_read_first int %1", "int", "int", lambda v, e, a: wm.wave_read_lane_first(v, e)),
+    "WaveGetLaneIndex": ("%9 = wave_lane_index uint", "uint", "uint", lambda v, e, a: wm.wave_get_lane_index(e)),
+    "WaveGetLaneCount": ("%9 = wave_lane_count uint", "uint", "uint", lambda v, e, a: wm.wave_get_lane_count(e)),
+    "WaveIsFirstLane": ("%9 = wave_is_first_lane bool", "uint", "bool", lambda v, e, a: wm.wave_is_first_lane(e)),
+    "QuadReadAcrossX": ("%9 = quad_read uint %1 {lanes=[1, 0, 3, 2]}", "uint", "uint",
+                        lambda v, e, a: wm.quad_read_across_x(v, e)),
+    "QuadReadAcrossDiagonal": ("%9 = quad_read float %1 {lanes=[3, 2, 1, 0]}", "float", "float",
+                               lambda v, e, a: wm.quad_read_across_diagonal(v, e)),
+    "QuadReadLaneAt": ("%8 = const uint {value=2}\n  %9 = quad_read_lane_at int %1, %8", "int", "int",
+                       lambda v, e, a: wm.quad_read_lane_at(v, e, 2)),
+    "WaveShuffleXor": ("%8 = const uint {value=5}\n  %9 = wave_shuffle_xor uint %1, %8", "uint", "uint",
+                       lambda v, e, a: wm.wave_shuffle_xor(v, e, 5)),
+}
+# bool is a 32-bit word in a buffer (D3D), so a bool buffer is a uint32 array
+NUMPY_TYPES = {"int": np.int32, "uint": np.uint32, "float": np.float32, "bool": np.uint32, "uint4": np.uint32}
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("intrinsic", INTRINSICS)
+def test_wave_intrinsic_matches_the_model(wave_size, intrinsic):
+    body, in_kind, out_type, model = INTRINSICS[intrinsic]
+    in_type = {"small": "int", "bits": "uint"}.get(in_kind, in_kind)
+    module = module_of(intrinsic_kernel(wave_size, body, in_type, out_type))
+    rng = np.random.default_rng(7)
+    for name, exec_mask in exec_masks(wave_size):
+        values = _inputs(in_kind if in_kind != "small" else "int", wave_size, rng, small=in_kind == "small")
+        values = values.astype(NUMPY_TYPES[in_type])
+        aux = rng.integers(0, wave_size, wave_size).astype(np.uint32)
+        out = np.zeros((wave_size, 4) if out_type == "uint4" else wave_size, NUMPY_TYPES[out_type])
+        state = run_wave(module, wave_size, exec_mask, buffers={"inp": values, "aux": aux, "out": out})
+        expected = model(values, exec_mask, aux)
+        tolerance = {"rtol": 1e-6} if out_type == "float" else {}
+        bad = wm.mismatched_lanes(state.buffers["out"], expected, **tolerance)
+        assert len(bad) == 0, f"wave{wave_size} {name}: lanes {bad.tolist()}"
+        assert (state.buffers["out"][~exec_mask] == 0).all()  # inactive lanes stored nothing
+
+
+def test_vector_wave_op_runs_per_component():
+    module = module_of(intrinsic_kernel(32, '%9 = wave_active float2 %5 {fn="max"}', "float2", "float2")
+                       .replace("%4 = ne bool %1, %3", "%5 = shuffle float2 %1 {lanes=[1, 0]}"))
+    rng = np.random.default_rng(3)
+    values = rng.uniform(-5, 5, (32, 2)).astype(np.float32)
+    exec_mask = rng.random(32) < 0.5
+    state = run_wave(module, 32, exec_mask, buffers={"inp": values, "aux": np.zeros(32, np.uint32),
+                                                     "out": np.zeros((32, 2), np.float32)})
+    assert state.buffers["out"][exec_mask].tolist() == [[values[exec_mask, 1].max(), values[exec_mask, 0].max()]] \
+        * int(exec_mask.sum())
+
+
+# --------------------------------------------------------------------------------------
+# Primitives
+# --------------------------------------------------------------------------------------
+
+
+def primitive_kernel(wave_size: int, body: str) -> str:
+    """%1 = inp[i] (int), %5 = a marker -1 as the old value; the body defines %9."""
+    return intrinsic_kernel(wave_size, "%5 = const int {value=-1}\n  " + body, "int", "int")
+
+
+def run_primitive(body, wave_size, exec_mask, aux=None):
+    module = module_of(primitive_kernel(wave_size, body))
+    values = np.arange(100, 100 + wave_size, dtype=np.int32)
+    aux = np.zeros(wave_size, np.uint32) if aux is None else aux.astype(np.uint32)
+    state = run_wave(module, wave_size, exec_mask, buffers={"inp": values, "aux": aux,
+                                                            "out": np.zeros(wave_size, np.int32)})
+    return state, values, state.value(module.function.blocks[0].insts[-3])
+
+
+@pytest.mark.parametrize("bound_ctrl", [False, True])
+def test_dpp16_quad_perm_with_and_without_bound_ctrl(bound_ctrl):
+    exec_mask = without(32, 1, 6)
+    body = (f'%9 = dpp16 int %1, %5 {{bank_mask=15, bound_ctrl={str(bound_ctrl).lower()}, '
+            f'ctrl="quad_perm:[1,0,3,2]", row_mask=15}}')
+    state, values, register = run_primitive(body, 32, exec_mask)
+    expected = wm.dpp16(values, np.full(32, -1, np.int32), exec_mask, wm.quad_perm(1, 0, 3, 2),
+                        bound_ctrl=bound_ctrl)
+    assert register.tolist() == expected.tolist()
+    assert register[0] == (0 if bound_ctrl else -1)  # lane 0 reads inactive lane 1
+    assert register[1] == -1  # an inactive lane keeps old
+
+
+def test_ds_bpermute_does_not_cross_halves_in_wave64():
+    exec_mask = without(64, 5)
+    sources = (np.arange(64) + 40) % 64  # lanes 0..23 ask for lanes 40..63
+    state, values, register = run_primitive("%9 = ds_bpermute int %1, %5, %2", 64, exec_mask, sources * 4)
+    lanes = np.arange(64)
+    expected = wm.ds_bpermute_b32(values, np.full(64, -1, np.int32), exec_mask, sources * 4)
+    assert register.tolist() == expected.tolist()
+    reached = lanes - lanes % 32 + sources % 32
+    assert register[0] == values[reached[0]] == values[8]  # stays in the lower half
+    assert register[29] == 0  # lane 29 asks for lane 5 (inactive): 0
+
+
+def test_readlane_is_uniform_even_on_inactive_lanes():
+    exec_mask = without(32, 0, 1)
+    state, values, register = run_primitive("%6 = const uint {value=1}\n  %9 = readlane int %1, %6", 32, exec_mask)
+    assert (register == 0).all()  # lane 1 was never written: the register held 0 there
+    state, values, register = run_primitive("%6 = const uint {value=7}\n  %9 = readlane int %1, %6", 32, exec_mask)
+    assert (register == values[7]).all()
+
+
+# The reduction ladder of wavemodel_ladders.reduce_via_dpp (wave32), written as lowered IR.
+REDUCE_LADDER = """
+  %5 = const int {value=0}
+  %10 = set_inactive int %1, %5 {wwm=true}
+  %11 = dpp16 int %10, %10 {bank_mask=15, bound_ctrl=false, ctrl="quad_perm:[1,0,3,2]", row_mask=15, wwm=true}
+  %12 = add int %10, %11 {wwm=true}
+  %13 = add int %12, %12 {bank_mask=15, bound_ctrl=false, dpp="quad_perm:[2,3,0,1]", row_mask=15, wwm=true}
+  %14 = dpp16 int %13, %13 {bank_mask=15, bound_ctrl=false, ctrl="row_half_mirror", row_mask=15, wwm=true}
+  %15 = add int %13, %14 {wwm=true}
+  %16 = dpp16 int %15, %15 {bank_mask=15, bound_ctrl=false, ctrl="row_mirror", row_mask=15, wwm=true}
+  %17 = add int %15, %16 {wwm=true}
+  %18 = permlanex16 int %17, %17 {wwm=true}
+  %19 = add int %17, %18 {wwm=true}
+  %20 = const uint {value=0}
+  %9 = readlane int %19, %20
+"""
+
+
+def test_a_wwm_reduction_ladder_equals_wave_active_sum():
+    module = module_of(intrinsic_kernel(32, REDUCE_LADDER.strip(), "int", "int"))
+    rng = np.random.default_rng(11)
+    for name, exec_mask in exec_masks(32):
+        values = rng.integers(-1000, 1000, 32).astype(np.int32)
+        state = run_wave(module, 32, exec_mask, buffers={"inp": values, "aux": np.zeros(32, np.uint32),
+                                                         "out": np.zeros(32, np.int32)})
+        expected = wm.wave_active("sum", values, exec_mask)
+        assert len(wm.mismatched_lanes(state.buffers["out"], expected)) == 0, name
+    assert state.stats.dpp_combined == 1 and state.stats.counts["lane_exchange"] == 6
+
+
+# --------------------------------------------------------------------------------------
+# Memory
+# --------------------------------------------------------------------------------------
+
+LDS = """
+resource @out RWStructuredBuffer<float> u0 space0
+groupshared @tile float[64] offset 0 size 256
+func @main numthreads(64, 1, 1) wave64 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=4}
+  %2 = mul uint %0, %1
+  %3 = convert float %0
+  lds_store %3, %2 {var="tile"}
+  barrier {scope="group", sync=true}
+  %4 = const uint {value=63}
+  %5 = sub uint %4, %0
+  %6 = mul uint %5, %1
+  %7 = lds_load float %6 {var="tile"}
+  buffer_store %7, %0 {resource="out"}
+  ret
+}
+"""
+
+
+def test_lds_store_then_load_reversed():
+    state = run(LDS, 64, buffers={"out": np.zeros(64, np.float32)})
+    assert state.buffers["out"].tolist() == list(range(63, -1, -1))
+    assert state.barriers == 1 and state.stats.counts["lds"] == 2
+    assert len(state.lds) == 256  # the groupshared size
+    assert state.lds.view(np.float32).tolist() == list(range(64))
+
+
+def test_lds_atomics_return_the_old_value_in_lane_order():
+    state = run("""
+        resource @out RWStructuredBuffer<uint> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=0}
+          %2 = const uint {value=2}
+          %3 = lds_atomic uint %1, %2 {fn="add"}
+          %5 = const uint {value=8}
+          %4 = lds_atomic uint %5, %0 {fn="max"}
+          buffer_store %3, %0 {resource="out"}
+          ret
+        }
+    """, exec_mask=without(32, 0), lds=np.zeros(16, np.uint8), buffers={"out": np.zeros(32, np.uint32)})
+    expected = [0] + [2 * k for k in range(31)]
+    assert state.buffers["out"].tolist() == expected
+    assert state.lds.view(np.uint32).tolist() == [62, 0, 31, 0]
+
+
+def test_buffer_out_of_bounds_reads_zero_and_drops_writes():
+    state = run("""
+        resource @src StructuredBuffer<uint> t0 space0
+        resource @dst RWStructuredBuffer<uint> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = buffer_load uint %0 {resource="src"}
+          %2 = const uint {value=1}
+          %3 = add uint %1, %2
+          %4 = const uint {value=4}
+          %5 = mul uint %0, %4
+          buffer_store %3, %5 {resource="dst"}
+          ret
+        }
+    """, buffers={"src": np.arange(10, 26, dtype=np.uint32), "dst": np.zeros(40, np.uint32)})
+    dst = state.buffers["dst"]
+    assert dst[0:40:4].tolist() == [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]  # lanes 0..9 store in bounds
+    assert np.count_nonzero(dst) == 10  # lanes 10+ wrote past the end: dropped
+
+
+def test_cbuffer_loads_from_a_dict_and_from_bytes():
+    text = """
+        resource @out RWStructuredBuffer<float> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = cbuffer_load float2 {buffer="cb", offset=16}
+          %2 = extract float %1 {index=1}
+          buffer_store %2, %0 {resource="out"}
+          ret
+        }
+    """
+    from_dict = run(text, cbuffers={"cb": {16: 1.5, 20: 2.5}}, buffers={"out": np.zeros(32, np.float32)})
+    raw = np.zeros(8, np.float32)
+    raw[5] = 3.5
+    from_bytes = run(text, cbuffers={"cb": raw.tobytes()}, buffers={"out": np.zeros(32, np.float32)})
+    assert (from_dict.buffers["out"] == 2.5).all() and (from_bytes.buffers["out"] == 3.5).all()
+    assert from_dict.stats.counts["salu"] >= 2  # a cbuffer value at a constant offset is scalar
+
+
+def test_texture_access_is_not_supported():
+    with pytest.raises(InterpretError, match="not supported"):
+        run("""
+            resource @tex Texture2D<float4> t0 space0
+            func @main numthreads(32, 1, 1) wave32 {
+            ^entry:
+              %0 = const uint2 {value=[0, 0]}
+              %1 = texture_load float4 %0 {resource="tex"}
+              ret
+            }
+        """)
