@@ -107,13 +107,13 @@ class LowerWaveOps(Pass):
         raise NotImplementedError(f"no RDNA2 lowering for {op.value}")
 
     def plan_quad_read_lane_at(self, inst: Inst) -> Lowering:
-        k = constant_int(inst.operands[1])
+        k = constant_operand(inst, "lane")
         if k is not None and k < 4:
             return lambda b: ladders.quad_read(b, inst.operands[0], [k] * 4)
         return lambda b: ladders.quad_read_lane_divergent(b, inst.operands[0], as_uint(b, inst.operands[1]))
 
     def plan_shuffle_xor(self, inst: Inst) -> Lowering:
-        m = constant_int(inst.operands[1])
+        m = constant_operand(inst, "mask")
         if m is not None:
             return lambda b: ladders.shuffle_xor(b, inst.operands[0], m)
 
@@ -170,6 +170,13 @@ def constant_int(inst: Inst) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     return value & 0xFFFFFFFF
+
+
+def constant_operand(inst: Inst, attr: str) -> int | None:
+    """Operand 1 as a constant, or the attribute that may stand for it (``{mask=5}``)."""
+    if attr in inst.attrs:
+        return int(inst.attrs[attr]) & 0xFFFFFFFF
+    return constant_int(inst.operands[1])
 
 
 def is_lane_index(inst: Inst) -> bool:

@@ -133,7 +133,13 @@ def identity(builder: Builder, fn: str, type_: T.Type) -> Inst:
     if element.is_float and fn in ("min", "max"):
         pattern = _INFINITY_BITS[bits] | (_SIGN_BITS[bits] if fn == "max" else 0)
         unsigned = T.with_element(type_, T.scalar_of("uint", bits))
-        return builder.emit(Op.BITCAST, [builder.const(unsigned, pattern)], type_)
+        # The IR text has no literal for infinity. Whole-wave, so that every lane
+        # (the inactive ones are what set_inactive fills) holds the identity.
+        bits_constant = builder.const(unsigned, pattern)
+        inst = Inst(Op.BITCAST, [bits_constant], type_, {"wwm": True}, builder.coord)
+        builder.block.insert(builder.index, inst)
+        builder.index += 1
+        return inst
     if fn in ("sum", "or", "xor"):
         return builder.zero(type_)
     if fn == "product":
