@@ -1,0 +1,495 @@
+"""AST to IR: ``lower(program, wave_size, diagnostics) -> Module``.
+
+The checked program becomes one function in SSA form over structured control
+flow. The work is split by subject:
+
+    lower_ssa.py         blocks, instructions, constants, SSA construction (Braun et al.)
+    lower_values.py      IR types, constants, implicit conversions made explicit
+    lower_globals.py     bindings and registers, cbuffer packing, groupshared layout
+    lower_places.py      l-values: SSA variables, scratch, LDS, cbuffers, resource elements
+    lower_exprs.py       expressions, short-circuit operators
+    lower_stmts.py       statements, structured control flow, structured returns
+    lower_intrinsics.py  intrinsic functions
+    lower_resources.py   resource elements, methods, atomics
+
+This file holds the driver: a scan of the program before lowering (reachable
+functions, used globals, which local arrays are indexed dynamically and so live
+in scratch memory), the entry point, function inlining, local declarations and
+static initialisers.
+
+Every user function is inlined at its call: ``in`` arguments are copied into
+fresh variables, ``out``/``inout`` arguments are places resolved once before the
+call and written back after it (in parameter order), default arguments are
+lowered at the call site, and the return value is the value of the callee's
+result variable where its body ends (a phi when it returned from several places).
+Instructions keep the coordinates of the source they came from, the callee's
+lines for inlined code.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Coord, Diagnostics
+from ..frontend import ast
+from ..frontend import hlsl_types as T
+from ..frontend.sema import Program
+from .core import Function, Module
+from .lower_exprs import ExpressionLowering
+from .lower_globals import layout_globals, round_up, tight_size
+from .lower_intrinsics import IntrinsicLowering
+from .lower_places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
+from .lower_resources import ResourceLowering
+from .lower_ssa import FunctionBuilder, Var
+from .lower_stmts import StatementLowering
+from .lower_values import Unsupported, ValueLowering, components, ir_type
+from .ops import Op
+
+THREAD_INPUTS = {
+    "sv_groupid": ("group_id", T.VectorType(T.UINT, 3)),
+    "sv_groupthreadid": ("group_thread_id", T.VectorType(T.UINT, 3)),
+    "sv_dispatchthreadid": ("dispatch_thread_id", T.VectorType(T.UINT, 3)),
+    "sv_groupindex": ("group_index", T.UINT),
+}
+SIDE_EFFECT_GROUPS = {"atomic", "barrier", "wave", "quad"}
+GLOBAL_STORAGE = {"groupshared", "resource", "cbuffer", "uniform", "static"}
+
+
+def lower(program: Program, wave_size: int, diagnostics: Diagnostics) -> Module:
+    """Lower a checked program to an IR module (errors go to ``diagnostics``)."""
+    return Lowerer(program, wave_size, diagnostics).run()
+
+
+# ------------------------------------------------------------------ constants
+def _fold(op: str, left: int, right: int) -> int | None:
+    if op in ("/", "%") and right == 0:
+        return None
+    operations = {
+        "+": lambda: left + right, "-": lambda: left - right, "*": lambda: left * right,
+        "/": lambda: int(left / right), "%": lambda: left - int(left / right) * right,
+        "<<": lambda: left << (right & 63), ">>": lambda: left >> (right & 63),
+        "&": lambda: left & right, "|": lambda: left | right, "^": lambda: left ^ right,
+        "<": lambda: int(left < right), ">": lambda: int(left > right), "<=": lambda: int(left <= right),
+        ">=": lambda: int(left >= right), "==": lambda: int(left == right), "!=": lambda: int(left != right),
+        "&&": lambda: int(bool(left and right)), "||": lambda: int(bool(left or right)),
+    }
+    operation = operations.get(op)
+    return operation() if operation else None
+
+
+def constant_int(expr) -> int | None:
+    """The value of an integer constant expression (literals, const variables), or None."""
+    if isinstance(expr, ast.IntLiteral):
+        return expr.value
+    if isinstance(expr, ast.BoolLiteral):
+        return int(expr.value)
+    if isinstance(expr, ast.Unary) and not expr.postfix:
+        value = constant_int(expr.operand)
+        if value is None:
+            return None
+        return {"-": -value, "+": value, "~": ~value, "!": int(not value)}.get(expr.op)
+    if isinstance(expr, ast.Binary):
+        left, right = constant_int(expr.left), constant_int(expr.right)
+        return None if left is None or right is None else _fold(expr.op, left, right)
+    if isinstance(expr, ast.Cast) and isinstance(expr.type, T.ScalarType) and expr.type.is_integer:
+        return constant_int(expr.expr)
+    if isinstance(expr, ast.Identifier):
+        decl = expr.decl
+        if isinstance(decl, ast.VarDecl) and "const" in decl.modifiers and decl.init is not None \
+                and decl.storage in ("static", "local") and not isinstance(decl.init, ast.InitList):
+            return constant_int(decl.init)
+    return None
+
+
+def root_decl(expr):
+    while isinstance(expr, (ast.Index, ast.Member)):
+        expr = expr.obj
+    return expr.decl if isinstance(expr, ast.Identifier) else None
+
+
+# ----------------------------------------------------------------------- scan
+class ProgramScan(ast.NodeVisitor):
+    """What lowering must know before it starts, from the code reachable from the entry."""
+
+    def __init__(self, program: Program):
+        self.functions: list[ast.FuncDecl] = []
+        self.used: set = set()
+        self.scratch: set = set()  # local arrays (and parameters) indexed with a non-constant
+        self.static_locals: list[ast.VarDecl] = []
+        self.params: set = set()  # entry parameters the code reads
+        self.entry_params = set(program.entry.params)
+        self.walk_function(program.entry)
+        statics = [decl for decl in program.globals if decl.storage == "static"]
+        scanned: set = set()
+        while True:  # static initialisers may use other globals and call functions
+            todo = [decl for decl in statics if decl in self.used and decl not in scanned]
+            if not todo:
+                break
+            for decl in todo:
+                scanned.add(decl)
+                if decl.init is not None:
+                    self.visit(decl.init)
+        self.statics = [decl for decl in statics if decl in self.used] + self.static_locals
+
+    def walk_function(self, func: ast.FuncDecl) -> None:
+        self.functions.append(func)
+        if func.body is not None:
+            self.visit(func.body)
+
+    def visit_Identifier(self, node: ast.Identifier) -> None:
+        decl = node.decl
+        if isinstance(decl, ast.VarDecl) and decl.storage in GLOBAL_STORAGE:
+            self.used.add(decl)
+        elif decl in self.entry_params:
+            self.params.add(decl)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        func = node.decl
+        if isinstance(func, ast.FuncDecl):
+            for param in func.params[len(node.args):]:
+                if param.default is not None:
+                    self.visit(param.default)
+            if func not in self.functions:
+                self.walk_function(func)
+
+    def visit_Index(self, node: ast.Index) -> None:
+        self.generic_visit(node)
+        if isinstance(node.obj.type, T.ArrayType) and constant_int(node.index) is None:
+            decl = root_decl(node.obj)
+            if isinstance(decl, ast.Param) or (isinstance(decl, ast.VarDecl) and decl.storage in ("local", "static")):
+                self.scratch.add(decl)
+
+    def visit_VarDecl(self, node: ast.VarDecl) -> None:
+        self.generic_visit(node)
+        if node.storage == "static" and node not in self.static_locals:
+            self.static_locals.append(node)
+            self.used.add(node)
+
+
+# ---------------------------------------------------------------------- frames
+class Frame:
+    """One function being lowered (the entry, or an inlined call)."""
+
+    def __init__(self, func: ast.FuncDecl, result: Var | None):
+        self.func = func
+        self.vars: dict = {}  # decl -> SSARoot | MemoryRoot | ResourceRef
+        self.result = result
+        self.returned = Var(f"{func.name}.returned", T.BOOL)
+        self.breakables: list = []
+
+
+class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ResourceLowering, PlaceLowering,
+              ValueLowering, ast.NodeVisitor):
+    def __init__(self, program: Program, wave_size: int, diagnostics: Diagnostics):
+        self.program = program
+        self.diagnostics = diagnostics
+        entry = program.entry
+        self.scan = ProgramScan(program)
+        self.globals = layout_globals(program, self.scan.used, diagnostics)
+        function = Function(entry.name, numthreads=program.numthreads,
+                            wave_size=program.wave_size or wave_size, coord=entry.coord)
+        self.b = FunctionBuilder(function)
+        self.module = Module(function, list(self.globals.bindings), list(self.globals.groupshared.values()),
+                             0, entry.coord.file)
+        self.frame: Frame | None = None
+        self.global_vars: dict = {}  # static decl -> SSARoot | MemoryRoot
+        self.scratch: dict = {}  # decl -> MemoryRoot
+        self.scratch_names: set[str] = set()
+        self.var_types: dict = {}  # declarations whose size came from their initializer
+        self.last_jump = None
+        self.pure: dict[ast.FuncDecl, bool] = {}
+
+    constant_int = staticmethod(constant_int)
+
+    # ------------------------------------------------------------ driver
+    def run(self) -> Module:
+        entry = self.program.entry
+        block = self.b.new_block("entry", entry.coord)
+        self.b.seal(block)
+        self.b.start(block)
+        self.frame = Frame(entry, None)
+        self.b.write(self.frame.returned, self.const(T.BOOL, False, entry.coord))
+        try:
+            self.bind_entry_inputs(entry)
+            self.initialise_statics()
+        except Unsupported as failure:
+            self.diagnostics.error(str(failure), failure.coord)
+        self.statements(entry.body.items)
+        if self.b.block is not None:
+            self.b.ret(entry.coord)
+        self.b.finish()
+        return self.module
+
+    def bind_entry_inputs(self, entry: ast.FuncDecl) -> None:
+        for param in entry.params:
+            if param not in self.scan.params or param.semantic is None:
+                continue
+            which, semantic_type = THREAD_INPUTS[param.semantic.lower()]
+            value = self.b.prelude_inst(Op.THREAD_INPUT, [], semantic_type, {"which": which}, param.coord)
+            param_type = ir_type(param.type, param.coord)
+            root = self.new_variable(param, param_type)
+            self.frame.vars[param] = root
+            self.initialise(root, param_type, self.convert(value, param_type, param.coord), param.coord)
+
+    def initialise_statics(self) -> None:
+        for decl in self.scan.statics:
+            var_type = self.declared_type(decl)
+            root = self.new_variable(decl, var_type)
+            self.global_vars[decl] = root
+            value = self.initial_value(decl, var_type)
+            if value is None:
+                value = self.zero(var_type, decl.coord)
+            self.initialise(root, var_type, value, decl.coord)
+
+    # --------------------------------------------------------- variables
+    def variable(self, decl, coord: Coord):
+        root = self.frame.vars.get(decl)
+        if root is None:
+            root = self.global_vars.get(decl)
+        if root is not None:
+            return root
+        storage = getattr(decl, "storage", None)
+        if storage == "groupshared":
+            var = self.globals.groupshared[decl]
+            return MemoryRoot("lds", var.name, var.offset)
+        if storage in ("cbuffer", "uniform"):
+            buffer, offset = self.globals.cbuffer_member[decl]
+            return CBufferRoot(buffer, offset)
+        if storage == "resource":
+            binding = self.globals.binding_of[decl]
+            return ResourceRef(binding, decl.type)
+        raise Unsupported(f"the variable '{decl.name}' here", coord)
+
+    def root_type(self, decl, coord: Coord) -> T.Type:
+        if decl in self.var_types:
+            return self.var_types[decl]
+        return ir_type(decl.type, coord)
+
+    def declared_type(self, decl) -> T.Type:
+        var_type = ir_type(decl.type, decl.coord)
+        if isinstance(var_type, T.ArrayType) and var_type.size is None and isinstance(decl.init, ast.InitList):
+            count = sum(self.scalar_count(item) for item in decl.init.items)
+            var_type = T.ArrayType(var_type.element, count // max(1, _scalars_of(var_type.element)))
+            self.var_types[decl] = var_type
+        return var_type
+
+    def new_variable(self, decl, var_type: T.Type):
+        if decl not in self.scan.scratch:
+            return SSARoot(Var(decl.name, var_type))
+        root = self.scratch.get(decl)
+        if root is None:
+            name = decl.name
+            while name in self.scratch_names:
+                name += "'"
+            self.scratch_names.add(name)
+            offset = round_up(self.module.scratch_bytes, 4)
+            self.module.scratch_bytes = offset + tight_size(var_type)
+            root = self.scratch[decl] = MemoryRoot("scratch", name, offset)
+        return root
+
+    def initial_value(self, decl, var_type: T.Type):
+        if decl.init is None:
+            return None
+        if isinstance(decl.init, ast.InitList):
+            return self.init_list(decl.init.items, var_type, decl.init.coord)
+        return self.convert(self.expr(decl.init), var_type, decl.init.coord)
+
+    def initialise(self, root, var_type: T.Type, value, coord: Coord) -> None:
+        if value is None:
+            if isinstance(root, SSARoot):
+                self.b.write(root.var, self.b.undef(var_type, coord))
+            return
+        self.store(Place(root, var_type), value, coord)
+
+    def declare_local(self, decl: ast.VarDecl) -> None:
+        if decl.storage == "static":
+            return  # initialised once, in the entry block
+        if isinstance(self.innermost_type(decl.type), (T.ResourceType, T.SamplerType)):
+            self.frame.vars[decl] = self.resource_ref(decl.init)
+            return
+        var_type = self.declared_type(decl)
+        value = self.initial_value(decl, var_type)
+        root = self.new_variable(decl, var_type)
+        self.frame.vars[decl] = root
+        self.initialise(root, var_type, value, decl.coord)
+
+    # --------------------------------------------------- initializer lists
+    def scalar_count(self, item) -> int:
+        if isinstance(item, ast.InitList):
+            return sum(self.scalar_count(sub) for sub in item.items)
+        return _scalars_of(ir_type(item.type, item.coord))
+
+    def init_list(self, items: list, target: T.Type, coord: Coord):
+        """``{...}``: element by element when the items line up, else HLSL's flattening."""
+        elements = _element_types(target)
+        if len(items) == len(elements) and all(_fits(item, element) for item, element in zip(items, elements)):
+            parts = [self.init_list(item.items, element, item.coord) if isinstance(item, ast.InitList)
+                     else self.convert(self.expr(item), element, item.coord)
+                     for item, element in zip(items, elements)]
+        else:
+            scalars = []
+            for item in items:
+                scalars.extend(self.flatten(item))
+            scalars.reverse()
+            return self.rebuild(scalars, target, coord)
+        if isinstance(target, T.ScalarType):
+            return parts[0]
+        if isinstance(target, T.VectorType):
+            return self.construct(parts, target, coord)
+        return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
+
+    def flatten(self, item) -> list:
+        if isinstance(item, ast.InitList):
+            return [scalar for sub in item.items for scalar in self.flatten(sub)]
+        return self.leaves(self.expr(item), item.coord)
+
+    def leaves(self, value, coord: Coord) -> list:
+        t = value.type
+        if isinstance(t, T.ScalarType):
+            return [value]
+        count = t.size if isinstance(t, (T.VectorType, T.ArrayType)) else len(t.fields)
+        return [leaf for k in range(count) for leaf in self.leaves(self.extract(value, k, coord), coord)]
+
+    def rebuild(self, scalars: list, target: T.Type, coord: Coord):
+        if isinstance(target, T.ScalarType):
+            return self.convert(scalars.pop(), target, coord)
+        if isinstance(target, T.VectorType):
+            parts = [self.convert(scalars.pop(), target.element, coord) for _ in range(target.size)]
+            return self.construct(parts, target, coord)
+        parts = [self.rebuild(scalars, element, coord) for element in _element_types(target)]
+        return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
+
+    # ----------------------------------------------------------- inlining
+    def inline_call(self, node: ast.Call, func: ast.FuncDecl):
+        coord = node.coord
+        if func.body is None:
+            raise Unsupported(f"a call of '{func.name}', which has no body", coord)
+        arguments, writebacks = [], []
+        for index, param in enumerate(func.params):
+            arg = node.args[index] if index < len(node.args) else param.default
+            if isinstance(self.innermost_type(param.type), (T.ResourceType, T.SamplerType)):
+                arguments.append(self.resource_ref(arg))
+                continue
+            param_type = ir_type(param.type, param.coord)
+            direction = param.direction
+            if direction == "in":
+                arguments.append(self.convert(self.expr(arg), param_type, arg.coord))
+                continue
+            place = self.place(arg)
+            writebacks.append((param, place))
+            arguments.append(self.convert(self.load(place, arg.coord), param_type, arg.coord)
+                             if direction == "inout" else None)
+        result = None if func.type == T.VOID else Var(f"{func.name}.result", ir_type(func.type, func.coord))
+        caller, self.frame = self.frame, Frame(func, result)
+        self.b.write(self.frame.returned, self.const(T.BOOL, False, coord))
+        for param, value in zip(func.params, arguments):
+            if isinstance(value, ResourceRef):
+                self.frame.vars[param] = value
+                continue
+            param_type = ir_type(param.type, param.coord)
+            root = self.new_variable(param, param_type)
+            self.frame.vars[param] = root
+            self.initialise(root, param_type, value, param.coord)
+        self.statements(func.body.items)
+        if self.b.block is None:
+            self.frame = caller
+            raise Unsupported(f"a call of '{func.name}' whose end is never reached", coord)
+        value = self.b.read(result) if result is not None else None
+        outputs = [self.load(Place(self.frame.vars[param], ir_type(param.type, param.coord)), coord)
+                   for param, _ in writebacks]
+        self.frame = caller
+        for (param, place), output in zip(writebacks, outputs):
+            self.store(place, self.convert(output, place.result_type, coord), coord)
+        return value
+
+    # ------------------------------------------------------- side effects
+    def has_side_effects(self, node) -> bool:
+        """Whether evaluating ``node`` does more than compute a value (for && || ?:)."""
+        if isinstance(node, ast.Assign) or (isinstance(node, ast.Unary) and node.op in ("++", "--")):
+            return True
+        if isinstance(node, ast.Call):
+            if isinstance(node.decl, ast.FuncDecl):
+                if not self.is_pure(node.decl):
+                    return True
+            elif node.decl is None or node.decl.group in SIDE_EFFECT_GROUPS or node.decl.out_params:
+                return True
+        if isinstance(node, ast.MethodCall):
+            resolution = node.decl
+            if resolution is None or resolution.writes_resource or resolution.out_params \
+                    or resolution.group in SIDE_EFFECT_GROUPS:
+                return True
+        return any(self.has_side_effects(child) for child in node.children())
+
+    def is_pure(self, func: ast.FuncDecl) -> bool:
+        """No out parameters and nothing written but its own locals; no wave ops or barriers."""
+        if func not in self.pure:
+            self.pure[func] = False  # no recursion in HLSL; this only guards the walk
+            own = set(func.params)
+            self.pure[func] = all(p.direction == "in" for p in func.params) and func.body is not None \
+                and self._pure_node(func.body, own)
+        return self.pure[func]
+
+    def _pure_node(self, node, own: set) -> bool:
+        if isinstance(node, ast.VarDecl):
+            own.add(node)
+            if node.storage == "static":
+                return False
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets.append(node.target)
+        elif isinstance(node, ast.Unary) and node.op in ("++", "--"):
+            targets.append(node.operand)
+        elif isinstance(node, ast.Call):
+            decl = node.decl
+            if isinstance(decl, ast.FuncDecl):
+                if not self.is_pure(decl):
+                    return False
+            elif decl is None or decl.group in SIDE_EFFECT_GROUPS:
+                return False
+            else:
+                targets.extend(node.args[i] for i in decl.out_params)
+        elif isinstance(node, ast.MethodCall):
+            decl = node.decl
+            if decl is None or decl.writes_resource or decl.out_params or decl.group in SIDE_EFFECT_GROUPS:
+                return False
+        for target in targets:
+            if root_decl(target) not in own or _writes_resource(target):
+                return False
+        return all(self._pure_node(child, own) for child in node.children())
+
+
+def _writes_resource(target) -> bool:
+    while isinstance(target, (ast.Index, ast.Member)):
+        if isinstance(target.obj.type, T.ResourceType):
+            return True
+        target = target.obj
+    return False
+
+
+def _scalars_of(t: T.Type) -> int:
+    if isinstance(t, T.ArrayType):
+        return (t.size or 0) * _scalars_of(t.element)
+    if isinstance(t, T.StructType):
+        return sum(_scalars_of(field_type) for _, field_type in t.fields)
+    return components(t)
+
+
+def _element_types(t: T.Type) -> list[T.Type]:
+    if isinstance(t, T.ArrayType):
+        return [t.element] * (t.size or 0)
+    if isinstance(t, T.StructType):
+        return [field_type for _, field_type in t.fields]
+    if isinstance(t, T.VectorType):
+        return [t.element] * t.size
+    return [t]
+
+
+def _fits(item, element: T.Type) -> bool:
+    """An initializer item that converts to ``element`` as a whole."""
+    if isinstance(item, ast.InitList):
+        return not isinstance(element, T.ScalarType)
+    item_type = item.type
+    if item_type == element:
+        return True
+    if isinstance(element, (T.ScalarType, T.VectorType)) and isinstance(item_type, (T.ScalarType, T.VectorType)):
+        return components(item_type) == components(element)
+    return False
