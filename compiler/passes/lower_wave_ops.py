@@ -33,10 +33,11 @@ from typing import Callable
 
 from . import Pass, replace_all_uses
 from . import wave_ladders as ladders
+from .constants import constant_array, evaluate
 from .uniformity import Uniformity
 from ..frontend import hlsl_types as T
 from ..ir.core import Inst, Module
-from ..ir.ops import WAVE_OPS, Op
+from ..ir.ops import PURE, WAVE_OPS, Op
 
 Lowering = Callable[[ladders.Builder], Inst]
 
@@ -162,14 +163,23 @@ def strip_conversions(inst: Inst) -> Inst:
 
 
 def constant_int(inst: Inst) -> int | None:
-    """A scalar integer constant's value as 32 unsigned bits, or None."""
-    inst = strip_conversions(inst)
-    if inst.op is not Op.CONST or not _is_32_bit_integer(inst.type):
+    """A scalar 32-bit integer computed from constants alone (``~3``, ``(uint)-4``), as
+    32 unsigned bits; None otherwise. Constant folding usually got there first."""
+    if not _is_32_bit_integer(inst.type):
         return None
-    value = inst.attrs.get("value")
-    if isinstance(value, bool) or not isinstance(value, int):
+    array = _fold(inst, depth=4)
+    return None if array is None else int(array[0]) & 0xFFFFFFFF
+
+
+def _fold(inst: Inst, depth: int):
+    if inst.op is Op.CONST:
+        return constant_array(inst)
+    if depth == 0 or inst.op not in PURE or not inst.operands:
         return None
-    return value & 0xFFFFFFFF
+    args = [_fold(operand, depth - 1) for operand in inst.operands]
+    if any(arg is None for arg in args):
+        return None
+    return evaluate(inst, args)
 
 
 def constant_operand(inst: Inst, attr: str) -> int | None:
