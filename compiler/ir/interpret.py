@@ -57,7 +57,7 @@ from ..frontend import hlsl_types as T
 from . import interpret_arith, interpret_memory, interpret_wave
 from .core import Block, Function, Inst, Module
 from .interpret_memory import as_bytes
-from .interpret_values import InterpretError, Whole, dtype_of, width_of, zeros
+from .interpret_values import InterpretError, Whole, coerce, merge, present, zeros
 from .ops import LANE_EXCHANGE, WAVE_OPS, Op
 
 __all__ = ["InterpretError", "Stats", "WaveState", "run_wave"]
@@ -151,18 +151,17 @@ class WaveState:
     stats: Stats
     barrier_masks: list[np.ndarray]
     retired: np.ndarray  # lanes that executed ret
-    values: dict[Inst, np.ndarray]  # internal (W, n) arrays
+    values: dict[Inst, np.ndarray | tuple]  # the interpreter's own (W, n) arrays
 
     @property
     def barriers(self) -> int:
         return len(self.barrier_masks)
 
-    def value(self, inst: Inst) -> np.ndarray:
-        """The last value ``inst`` held, ``(W,)`` for scalars and ``(W, n)`` otherwise."""
-        array = self.values.get(inst)
-        if array is None:
-            array = zeros(self.wave_size, inst.type)
-        return array[:, 0] if isinstance(inst.type, T.ScalarType) else array
+    def value(self, inst: Inst):
+        """The last value ``inst`` held: ``(W,)`` for scalars, ``(W, n)`` for vectors, a tuple
+        for arrays and structs."""
+        stored = self.values.get(inst)
+        return present(stored if stored is not None else zeros(self.wave_size, inst.type), inst.type)
 
 
 # ---------------------------------------------------------------------------------------
@@ -267,12 +266,9 @@ class _Machine:
         array = self.values.get(inst)
         return array if array is not None else zeros(self.wave_size, inst.type)
 
-    def write(self, inst: Inst, result: np.ndarray, lanes: np.ndarray) -> None:
+    def write(self, inst: Inst, result, lanes: np.ndarray) -> None:
         """Active lanes take ``result``, the others keep the value's previous contents."""
-        result = np.asarray(result).astype(dtype_of(inst.type), copy=False)
-        if result.shape != (self.wave_size, width_of(inst.type)):
-            raise InterpretError(f"{inst.op.value} produced shape {result.shape} for {inst.type}")
-        self.values[inst] = np.where(lanes[:, None], result, self.value(inst))
+        self.values[inst] = merge(lanes, coerce(result, inst.type, self.wave_size), self.value(inst))
 
     # -- instructions ---------------------------------------------------------------------
 
@@ -288,8 +284,10 @@ class _Machine:
         if handler is None:
             raise InterpretError(f"{inst.op.value} is not supported by the interpreter")
         every_lane = np.ones(self.wave_size, dtype=bool)
-        # wwm=true turns every lane on; an SALU op ignores exec altogether
-        exec_lanes = every_lane if inst.attrs.get("wwm") or inst in self.scalar else lanes
+        # wwm=true turns every lane on; a lane-local SALU op ignores exec altogether (ops that
+        # read exec, such as readfirstlane and ballot_mask, still see it)
+        salu = inst in self.scalar and inst.op in _SCALAR_CAPABLE
+        exec_lanes = every_lane if inst.attrs.get("wwm") or salu else lanes
         self.exec_mask = lanes
         self.step(inst, exec_lanes if inst.attrs.get("wwm") else lanes)
         args = [self.value(operand) for operand in inst.operands]
@@ -325,7 +323,7 @@ class _Machine:
         covered = np.zeros(self.wave_size, dtype=bool)
         for operand, predecessor in zip(phi.operands, phi.targets):
             chosen = lanes & (self.came_from == self.block_index.get(predecessor, -2))
-            result = np.where(chosen[:, None], self.value(operand).astype(result.dtype), result)
+            result = merge(chosen, coerce(self.value(operand), phi.type, self.wave_size), result)
             covered |= chosen
         missing = lanes & ~covered
         if missing.any():

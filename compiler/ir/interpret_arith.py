@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from .ops import Op
-from .interpret_values import InterpretError, Whole, as_lanes, cast_wrapping, convert, dtype_of, width_of
+from .interpret_values import (InterpretError, Whole, as_lanes, cast_wrapping, convert, dtype_of, is_aggregate,
+                                width_of)
 
 
 def _result(inst, array) -> np.ndarray:
@@ -166,8 +167,16 @@ def compare(m, inst, args, exec_lanes):
         return _result(inst, _COMPARE[inst.op](a.astype(dtype), b.astype(dtype)))
 
 
+def _where(condition: np.ndarray, when_true, when_false):
+    if isinstance(when_true, tuple):  # an array or struct: member by member
+        return tuple(_where(condition, a, b) for a, b in zip(when_true, when_false))
+    return np.where(condition, when_true, when_false)
+
+
 def select(m, inst, args, exec_lanes):
     condition, when_true, when_false = args
+    if is_aggregate(inst.type):
+        return _where(condition[:, :1].astype(bool), when_true, when_false)
     dtype = dtype_of(inst.type)
     return _result(inst, np.where(condition.astype(bool), when_true.astype(dtype), when_false.astype(dtype)))
 
@@ -210,6 +219,10 @@ def f16_to_f32(m, inst, args, exec_lanes):
 
 
 def construct(m, inst, args, exec_lanes):
+    """Vectors: the operands' components laid end to end. Arrays and structs: one operand per
+    element or field."""
+    if is_aggregate(inst.type):
+        return tuple(args)
     dtype = dtype_of(inst.type)
     joined = np.concatenate([cast_wrapping(arg, dtype) for arg in args], axis=1)
     if joined.shape[1] != width_of(inst.type):
@@ -220,18 +233,18 @@ def construct(m, inst, args, exec_lanes):
 def _index_operand(inst, args, position: int) -> np.ndarray:
     """The component index per lane: the ``index`` attribute, or a dynamic operand."""
     if "index" in inst.attrs:
-        return np.full(args[0].shape[0], int(inst.attrs["index"]), dtype=np.int64)
+        return np.full(len(args[position - 1]), int(inst.attrs["index"]), dtype=np.int64)
     if len(args) <= position:
         raise InterpretError(f"{inst.op.value} without an index attribute or operand")
     return args[position][:, 0].astype(np.int64)
 
 
 def extract(m, inst, args, exec_lanes):
-    """Component (or chunk: a matrix row, an array element) ``index`` of operand 0.
-
-    A dynamic index outside the value reads 0.
-    """
+    """Element ``index`` of an array or struct; component (or chunk: a matrix row) ``index``
+    of a vector, where a dynamic index outside the vector reads 0."""
     source = args[0]
+    if isinstance(source, tuple):
+        return source[int(inst.attrs["index"])]
     chunk = width_of(inst.type)
     index = _index_operand(inst, args, 1)
     result = np.zeros((source.shape[0], chunk), dtype=source.dtype)
@@ -242,10 +255,14 @@ def extract(m, inst, args, exec_lanes):
 
 
 def insert(m, inst, args, exec_lanes):
-    """Operand 0 with component (chunk) ``index`` replaced by operand 1.
+    """Operand 0 with element / component (chunk) ``index`` replaced by operand 1.
 
-    A dynamic index outside the value changes nothing.
+    A dynamic index outside the vector changes nothing.
     """
+    if isinstance(args[0], tuple):
+        replaced = list(args[0])
+        replaced[int(inst.attrs["index"])] = args[1]
+        return tuple(replaced)
     result = cast_wrapping(args[0], dtype_of(inst.type)).copy()
     part = cast_wrapping(args[1], result.dtype)
     chunk = part.shape[1]

@@ -2,26 +2,27 @@
 
 Memory is bytes: every access reads or writes the bytes of its value type (bool as
 a 32-bit word) at a byte address, so a buffer's NumPy dtype need not match the
-type a kernel loads it as. Operand conventions (the value comes first in stores,
-as in ``buffer_store %value, %index``):
+type a kernel loads it as. Operand orders are AST lowering's (``lower_resources.py``,
+``lower_places.py``); ``[i]`` is the flattened resource-array index, present when
+the binding is a resource array (or, with no binding, when there is one more operand):
 
-    buffer_load T %index {resource, offset?}            %array_index, %index for arrays
-    buffer_store %value, %index {resource, offset?}     %value, %array_index, %index
-    buffer_atomic T %index, %value {resource, fn}       cmpxchg: %index, %compare, %value;
-                                                        arrays: %array_index first
-    lds_load T %address        lds_store %value, %address
-    lds_atomic T %address, %value {fn}                   cmpxchg: %address, %compare, %value
-    scratch_load T %address    scratch_store %value, %address   (per-lane memory)
-    cbuffer_load T {buffer, offset} [%byte_offset]       (a dynamic offset is added)
-    resource_info uint|uint2 {resource}                  element count [, stride] of a buffer
+    buffer_load T [i], index {resource[, offset]}
+    buffer_store [i], index, value {resource[, offset]}
+    buffer_atomic T [i], index, value {resource, fn[, offset]}  cmpxchg: ..., index, compare, value
+    lds_load T address {var}          lds_store address, value {var}
+    lds_atomic T address, value {var, fn}                       cmpxchg: address, compare, value
+    scratch_load T address            scratch_store address, value    (per-lane memory)
+    cbuffer_load T [dynamic] {buffer, offset}                   (the dynamic bytes are added)
+    resource_info uintN [i] {resource, fields}                  buffers: bytes, count, stride
 
 A buffer element's address is ``index * stride + offset``: ``stride`` is the
-binding's element size when the module declares the resource, else the NumPy
-array's row size (``array[0].nbytes`` for 2-D arrays), else the accessed type's
-size; for (RW)ByteAddressBuffer (or an access with ``byte_address=true``) the index
-is the byte address. D3D12 rules: an access that does not fit in the buffer reads 0
-and is not written; so is one through a resource-array index with no array. LDS
-and scratch follow the same rule, so nothing outside them is ever touched.
+binding's element size (tight layout) when the module declares the resource, else
+the NumPy array's row size (``array[0].nbytes`` for 2-D arrays), else the accessed
+type's size; for (RW)ByteAddressBuffer the index is the byte address. D3D12 rules:
+an access that does not fit in its buffer reads 0 and is not written; so is one
+through a resource-array index the caller gave no array for. LDS and scratch follow
+the same rule, so nothing outside them is ever touched (D3D12 leaves groupshared
+out-of-bounds undefined).
 
 Atomics run lane by lane in lane order; each lane gets the value memory held
 before its own operation (``fn``: add, and, or, xor, min, max, exchange, cmpxchg;
@@ -103,7 +104,7 @@ def _buffer(m, name: str, array_index: int | None) -> np.ndarray | None:
 
 def _is_byte_address(m, inst) -> bool:
     binding = m.bindings.get(inst.attrs.get("resource"))
-    return bool(inst.attrs.get("byte_address")) or (binding is not None and "ByteAddress" in binding.kind)
+    return binding is not None and "ByteAddress" in binding.kind
 
 
 def _stride(m, inst, array: np.ndarray, value_type: T.Type) -> int:
@@ -117,12 +118,16 @@ def _stride(m, inst, array: np.ndarray, value_type: T.Type) -> int:
     return bytes_of(value_type)
 
 
-def _split_resource_operands(args, plain_count: int):
-    """``(array_index per lane or None, the remaining operands)``."""
-    if len(args) == plain_count + 1:
+def _split_array_index(m, inst, args, plain_count: int):
+    """``(array index per lane or None, the other operands)``: ``[i]`` comes first when present."""
+    binding = m.bindings.get(inst.attrs.get("resource"))
+    has_index = binding.count != 1 if binding is not None else len(args) == plain_count + 1
+    expected = plain_count + int(has_index)
+    if len(args) != expected:
+        raise InterpretError(f"{inst.op.value} on {inst.attrs.get('resource')!r} needs {expected} operands, "
+                             f"got {len(args)}")
+    if has_index:
         return args[0][:, 0].astype(np.int64), args[1:]
-    if len(args) != plain_count:
-        raise InterpretError(f"expected {plain_count} operands (or an array index first), got {len(args)}")
     return None, args
 
 
@@ -136,7 +141,7 @@ def _element_address(m, inst, lane: int, array_index, index, value_type: T.Type)
 
 
 def buffer_load(m, inst, args, exec_lanes):
-    array_index, (index,) = _split_resource_operands(args, 1)
+    array_index, (index,) = _split_array_index(m, inst, args, 1)
     result = zeros(m.wave_size, inst.type)
     for lane in _active(exec_lanes):
         place = _element_address(m, inst, lane, array_index, index, inst.type)
@@ -148,9 +153,8 @@ def buffer_load(m, inst, args, exec_lanes):
 
 
 def buffer_store(m, inst, args, exec_lanes):
-    value_type = inst.operands[0].type
-    value, rest = args[0], args[1:]
-    array_index, (index,) = _split_resource_operands(rest, 1)
+    value_type = inst.operands[-1].type
+    array_index, (index, value) = _split_array_index(m, inst, args, 2)
     for lane in _active(exec_lanes):  # lane order: with equal addresses the highest lane wins
         place = _element_address(m, inst, lane, array_index, index, value_type)
         if place is not None:
@@ -159,15 +163,22 @@ def buffer_store(m, inst, args, exec_lanes):
 
 
 def resource_info(m, inst, args, exec_lanes):
+    """Buffer sizes by ``fields`` (bytes, count, stride; default: count then stride)."""
     name = inst.attrs.get("resource")
     binding = m.bindings.get(name)
-    if binding is not None and T.RESOURCE_KINDS.get(binding.kind, (0, 0, False))[2]:
-        raise InterpretError("texture resource_info is not supported by the interpreter")
-    array = _buffer(m, name, int(args[0][0, 0]) if args else None)
-    stride = _stride(m, inst, array, T.UINT) if array is not None else 1
-    count = 0 if array is None else array.nbytes // stride
-    info = [count, stride][:width_of(inst.type)]
-    return np.tile(np.array(info, dtype=dtype_of(inst.type)), (m.wave_size, 1))
+    if binding is not None and T.RESOURCE_KINDS.get(binding.kind, (False, 0, False, False))[2]:
+        raise InterpretError("resource_info of a texture is not supported by the interpreter")
+    array_index = args[0][:, 0].astype(np.int64) if binding is not None and binding.count != 1 else None
+    fields = inst.attrs.get("fields", ["count", "stride"])[:width_of(inst.type)]
+    result = zeros(m.wave_size, inst.type)
+    for lane in range(m.wave_size):
+        array = _buffer(m, name, None if array_index is None else int(array_index[lane]))
+        if array is None:
+            continue
+        stride = _stride(m, inst, array, T.UINT)
+        sizes = {"bytes": array.nbytes, "count": array.nbytes // stride, "stride": stride}
+        result[lane] = [sizes[field] for field in fields]
+    return result
 
 
 def texture_unsupported(m, inst, args, exec_lanes):
@@ -189,9 +200,9 @@ def lds_load(m, inst, args, exec_lanes):
 
 
 def lds_store(m, inst, args, exec_lanes):
-    value, address = args
+    address, value = args
     for lane in _active(exec_lanes):
-        _write(m.lds, int(address[lane, 0]), value[lane], inst.operands[0].type)
+        _write(m.lds, int(address[lane, 0]), value[lane], inst.operands[1].type)
     return None
 
 
@@ -205,9 +216,9 @@ def scratch_load(m, inst, args, exec_lanes):
 
 
 def scratch_store(m, inst, args, exec_lanes):
-    value, address = args
+    address, value = args
     for lane in _active(exec_lanes):
-        _write(m.scratch[lane], int(address[lane, 0]), value[lane], inst.operands[0].type)
+        _write(m.scratch[lane], int(address[lane, 0]), value[lane], inst.operands[1].type)
     return None
 
 
@@ -310,7 +321,7 @@ def lds_atomic(m, inst, args, exec_lanes):
 
 def buffer_atomic(m, inst, args, exec_lanes):
     plain = 3 if inst.attrs.get("fn") == "cmpxchg" else 2
-    array_index, rest = _split_resource_operands(args, plain)
+    array_index, rest = _split_array_index(m, inst, args, plain)
     index, compare, value = _atomic_operands(inst, rest)
     value_type = inst.type if inst.type != T.VOID else inst.operands[-1].type
 

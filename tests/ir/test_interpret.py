@@ -78,16 +78,16 @@ func @main numthreads(32, 1, 1) wave32 {
   %28 = construct uint4 %15, %17, %19, %26
   %29 = const uint {value=3}
   %30 = mul uint %0, %29
-  buffer_store %2, %30 {resource="out"}
+  buffer_store %30, %2 {resource="out"}
   %31 = const uint {value=1}
   %32 = add uint %30, %31
-  buffer_store %4, %32 {resource="out"}
+  buffer_store %32, %4 {resource="out"}
   %33 = add uint %32, %31
-  buffer_store %19, %33 {resource="out"}
+  buffer_store %33, %19 {resource="out"}
   %34 = const uint {value=100}
-  buffer_store %27, %34 {resource="vec"}
+  buffer_store %34, %27 {resource="vec"}
   %35 = const uint {value=0}
-  buffer_store %28, %35 {resource="vec"}
+  buffer_store %35, %28 {resource="vec"}
   ret
 }
 """
@@ -142,7 +142,7 @@ func @main numthreads(1, 1, 1) wave32 {
   %19 = min float %14, %17
   %20 = add float %18, %19
   %21 = const uint {value=0}
-  buffer_store %20, %21 {resource="out"}
+  buffer_store %21, %20 {resource="out"}
   ret
 }
 """
@@ -155,8 +155,8 @@ def test_interpreter_agrees_with_the_constant_folder():
     module = module_of(CONSTANTS)
     ConstantFold().run(module)
     store = [inst for inst in module.function.instructions() if inst.op.value == "buffer_store"][0]
-    assert store.operands[0].op.value == "const"
-    assert np.float32(store.operands[0].attrs["value"]) == expected
+    assert store.operands[1].op.value == "const"
+    assert np.float32(store.operands[1].attrs["value"]) == expected
 
 
 def test_half_precision_and_f16_bits():
@@ -174,7 +174,7 @@ def test_half_precision_and_f16_bits():
           %7 = bitcast uint %5
           %8 = construct uint3 %1, %6, %7
           %9 = const uint {value=0}
-          buffer_store %8, %9 {resource="out"}
+          buffer_store %9, %8 {resource="out"}
           ret
         }
     """, buffers={"out": np.zeros(3, np.uint32)})
@@ -207,7 +207,7 @@ func @main numthreads(32, 1, 1) wave32 {
   br ^end
 ^end:
   %7 = phi uint [%4, ^then], [%6, ^else]
-  buffer_store %7, %0 {resource="out"}
+  buffer_store %0, %7 {resource="out"}
   ret
 }
 """
@@ -262,7 +262,7 @@ func @main numthreads(64, 1, 1) wave32 {
   %14 = const uint {value=65536}
   %15 = mul uint %13, %14
   %16 = add uint %12, %15
-  buffer_store %16, %0 {resource="out"}
+  buffer_store %0, %16 {resource="out"}
   ret
 }
 """
@@ -305,7 +305,7 @@ func @main numthreads(32, 1, 1) wave32 {
   br ^end
 ^end:
   %10 = phi uint [%8, ^case1], [%9, ^default]
-  buffer_store %10, %0 {resource="out"}
+  buffer_store %0, %10 {resource="out"}
   ret
 }
 """
@@ -333,11 +333,11 @@ func @main numthreads(64, 1, 1) wave64 {
   cond_br %4, ^leave, ^end
 ^leave:
   %5 = const uint {value=99}
-  buffer_store %5, %0 {resource="out"}
+  buffer_store %0, %5 {resource="out"}
   ret
 ^end:
   %6 = wave_active uint %0 {fn="sum"}
-  buffer_store %6, %0 {resource="out"}
+  buffer_store %0, %6 {resource="out"}
   ret
 }
 """
@@ -408,7 +408,7 @@ def intrinsic_kernel(wave_size: int, body: str, in_type: str, out_type: str) -> 
           %3 = const uint {{value=0}}
           %4 = ne bool %1, %3
         """) + f"  {body}\n" + dedent("""
-          buffer_store %9, %0 {resource="out"}
+          buffer_store %0, %9 {resource="out"}
           ret
         }
         """)
@@ -597,13 +597,13 @@ func @main numthreads(64, 1, 1) wave64 {
   %1 = const uint {value=4}
   %2 = mul uint %0, %1
   %3 = convert float %0
-  lds_store %3, %2 {var="tile"}
+  lds_store %2, %3 {var="tile"}
   barrier {scope="group", sync=true}
   %4 = const uint {value=63}
   %5 = sub uint %4, %0
   %6 = mul uint %5, %1
   %7 = lds_load float %6 {var="tile"}
-  buffer_store %7, %0 {resource="out"}
+  buffer_store %0, %7 {resource="out"}
   ret
 }
 """
@@ -628,7 +628,7 @@ def test_lds_atomics_return_the_old_value_in_lane_order():
           %3 = lds_atomic uint %1, %2 {fn="add"}
           %5 = const uint {value=8}
           %4 = lds_atomic uint %5, %0 {fn="max"}
-          buffer_store %3, %0 {resource="out"}
+          buffer_store %0, %3 {resource="out"}
           ret
         }
     """, exec_mask=without(32, 0), lds=np.zeros(16, np.uint8), buffers={"out": np.zeros(32, np.uint32)})
@@ -649,7 +649,7 @@ def test_buffer_out_of_bounds_reads_zero_and_drops_writes():
           %3 = add uint %1, %2
           %4 = const uint {value=4}
           %5 = mul uint %0, %4
-          buffer_store %3, %5 {resource="dst"}
+          buffer_store %5, %3 {resource="dst"}
           ret
         }
     """, buffers={"src": np.arange(10, 26, dtype=np.uint32), "dst": np.zeros(40, np.uint32)})
@@ -666,7 +666,7 @@ def test_cbuffer_loads_from_a_dict_and_from_bytes():
           %0 = thread_input uint {which="group_index"}
           %1 = cbuffer_load float2 {buffer="cb", offset=16}
           %2 = extract float %1 {index=1}
-          buffer_store %2, %0 {resource="out"}
+          buffer_store %0, %2 {resource="out"}
           ret
         }
     """
@@ -689,3 +689,217 @@ def test_texture_access_is_not_supported():
               ret
             }
         """)
+
+
+def test_resource_arrays_byte_address_buffers_and_resource_info():
+    state = run("""
+        resource @tables[2] StructuredBuffer<uint2> t0 space0
+        resource @raw RWByteAddressBuffer u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=1}
+          %2 = and uint %0, %1
+          %3 = buffer_load uint %2, %0 {offset=4, resource="tables"}
+          %4 = const uint {value=4}
+          %5 = mul uint %0, %4
+          buffer_store %5, %3 {resource="raw"}
+          %6 = resource_info uint2 %2 {fields=["count", "stride"], resource="tables"}
+          %7 = extract uint %6 {index=0}
+          %8 = const uint {value=0}
+          %9 = eq bool %0, %8
+          selection ^end
+          cond_br %9, ^first, ^end
+        ^first:
+          %10 = const uint {value=200}
+          buffer_store %10, %7 {resource="raw"}
+          br ^end
+        ^end:
+          ret
+        }
+    """, buffers={"tables": [np.arange(64, dtype=np.uint32).reshape(32, 2), np.full((3, 2), 7, np.uint32)],
+                  "raw": np.zeros(51, np.uint32)})
+    raw = state.buffers["raw"]
+    lanes = np.arange(32)
+    # even lanes read the y of element i of table 0; odd lanes table 1, which has 3 elements
+    expected = np.where(lanes % 2 == 0, 2 * lanes + 1, np.where(lanes < 3, 7, 0))
+    assert raw[:32].tolist() == expected.tolist()
+    assert raw[50] == 32  # lane 0 (table 0): count = 32 elements, at byte 200
+
+
+def test_arrays_are_values_through_phis_extract_and_insert():
+    state = run("""
+        resource @out RWStructuredBuffer<float> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = convert float %0
+          %2 = const float {value=0.5}
+          %3 = construct float[2] %1, %2
+          %4 = const uint {value=16}
+          %5 = lt bool %0, %4
+          selection ^end
+          cond_br %5, ^then, ^end
+        ^then:
+          %6 = add float %1, %1
+          %7 = insert float[2] %3, %6 {index=1}
+          br ^end
+        ^end:
+          %8 = phi float[2] [%7, ^then], [%3, ^entry]
+          %9 = extract float %8 {index=1}
+          %10 = const uint {value=2}
+          %11 = extract float %8 {index=0}
+          %12 = add float %9, %11
+          buffer_store %0, %12 {resource="out"}
+          ret
+        }
+    """, buffers={"out": np.zeros(32, np.float32)})
+    lanes = np.arange(32)
+    assert state.buffers["out"].tolist() == np.where(lanes < 16, 3 * lanes, lanes + 0.5).tolist()
+
+
+def test_scratch_is_per_lane():
+    state = run("""
+        resource @out RWStructuredBuffer<uint> u0 space0
+        scratch 16
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=3}
+          %2 = and uint %0, %1
+          %3 = const uint {value=4}
+          %4 = mul uint %2, %3
+          scratch_store %4, %0
+          %5 = const uint {value=8}
+          %6 = scratch_load uint %5
+          buffer_store %0, %6 {resource="out"}
+          ret
+        }
+    """, buffers={"out": np.zeros(32, np.uint32)})
+    lanes = np.arange(32)
+    assert state.buffers["out"].tolist() == np.where(lanes % 4 == 2, lanes, 0).tolist()
+
+
+SWITCH_IN_LOOP = """
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=0}
+  %2 = const uint {value=1}
+  %3 = const uint {value=3}
+  br ^head
+^head:
+  %4 = phi uint [%1, ^entry], [%12, ^cont]
+  %5 = phi uint [%1, ^entry], [%11, ^cont]
+  %6 = lt bool %4, %0
+  loop ^end ^cont
+  cond_br %6, ^body, ^end
+^body:
+  %7 = rem uint %4, %3
+  switch_merge ^sw.end
+  switch %7, ^sw.end, ^skip, ^count {cases=[0, 1]}
+^skip:
+  br ^cont
+^count:
+  %8 = const uint {value=100}
+  %9 = add uint %5, %8
+  br ^sw.end
+^sw.end:
+  %10 = phi uint [%5, ^body], [%9, ^count]
+  br ^cont
+^cont:
+  %11 = phi uint [%5, ^skip], [%10, ^sw.end]
+  %12 = add uint %4, %2
+  %13 = const bool {value=true}
+  %14 = wave_count_bits uint %13
+  br ^head
+^end:
+  buffer_store %0, %5 {resource="out"}
+  ret
+}
+"""
+
+
+def test_continue_from_a_switch_inside_a_loop():
+    """Lanes that continue from one case and lanes that finish the switch run ^cont together."""
+    state = run(SWITCH_IN_LOOP, buffers={"out": np.zeros(32, np.uint32)})
+    expected = [100 * sum(1 for k in range(i) if k % 3 == 1) for i in range(32)]
+    assert state.buffers["out"].tolist() == expected
+    assert state.stats.counts["wave"] == 31  # ^cont ran once per iteration (lane 31 runs 31)
+
+
+# --------------------------------------------------------------------------------------
+# The passes' output runs here too: wave-op lowering and waterfall loops
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("combine", [False, True])
+def test_lowered_wave_ops_match_the_intrinsic_model(wave_size, combine):
+    """Every intrinsic of INTRINSICS after LowerWaveOps (and DppCombine): the interpreter runs
+    the primitive sequences and gets what the intrinsic model says."""
+    from shc.compiler.passes.dead_code import DeadCode
+    from shc.compiler.passes.dpp_combine import DppCombine
+    from shc.compiler.passes.lower_wave_ops import LowerWaveOps
+
+    rng = np.random.default_rng(5)
+    for intrinsic, (body, in_kind, out_type, model) in INTRINSICS.items():
+        in_type = {"small": "int", "bits": "uint"}.get(in_kind, in_kind)
+        module = module_of(intrinsic_kernel(wave_size, body, in_type, out_type))
+        LowerWaveOps(wave_size).run(module)
+        if combine:
+            DppCombine().run(module)
+            DeadCode().run(module)
+        verify(module.function)
+        for name, exec_mask in exec_masks(wave_size):
+            values = _inputs(in_kind if in_kind != "small" else "int", wave_size, rng, small=in_kind == "small")
+            values = values.astype(NUMPY_TYPES[in_type])
+            aux = rng.integers(0, wave_size, wave_size).astype(np.uint32)
+            out = np.zeros((wave_size, 4) if out_type == "uint4" else wave_size, NUMPY_TYPES[out_type])
+            state = run_wave(module, wave_size, exec_mask, buffers={"inp": values, "aux": aux, "out": out})
+            tolerance = {"rtol": 1e-4, "atol": 1e-3} if out_type == "float" else {}
+            bad = wm.mismatched_lanes(state.buffers["out"], model(values, exec_mask, aux), **tolerance)
+            assert len(bad) == 0, f"{intrinsic} wave{wave_size} {name}: lanes {bad.tolist()}"
+
+
+NON_UNIFORM = """
+resource @tables[4] StructuredBuffer<uint> t0 space1
+resource @pick RWStructuredBuffer<uint> u1 space0
+resource @out RWStructuredBuffer<uint> u0 space0
+func @main numthreads(32, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = buffer_load uint %0 {resource="pick"}
+  %2 = non_uniform uint %1
+  %3 = buffer_load uint %2, %0 {resource="tables"}
+  %4 = const bool {value=true}
+  %5 = wave_count_bits uint %4
+  %6 = const uint {value=1000}
+  %7 = mul uint %5, %6
+  %8 = add uint %3, %7
+  buffer_store %0, %8 {resource="out"}
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_waterfall_loop_gives_the_same_result_with_one_access_per_distinct_index(wave_size):
+    from shc.compiler.passes.waterfall import Waterfall
+
+    rng = np.random.default_rng(9)
+    tables = [np.arange(64, dtype=np.uint32) + 100 * k for k in range(4)]
+    pick = rng.integers(0, 3, wave_size).astype(np.uint32)  # tables 0..2 of 4
+    exec_mask = rng.random(wave_size) < 0.7
+    buffers = {"tables": tables, "pick": pick, "out": np.zeros(wave_size, np.uint32)}
+    plain = run_wave(module_of(NON_UNIFORM), wave_size, exec_mask, buffers=buffers)
+    module = module_of(NON_UNIFORM)
+    Waterfall().run(module)
+    verify(module.function)
+    looped = run_wave(module, wave_size, exec_mask, buffers=buffers)
+    assert looped.buffers["out"].tolist() == plain.buffers["out"].tolist()
+    lanes = np.arange(wave_size)
+    expected = np.where(exec_mask, pick * 100 + lanes + 1000 * exec_mask.sum(), 0)
+    assert plain.buffers["out"].tolist() == expected.tolist()  # after the loop the wave has reconverged
+    assert looped.stats.counts["vmem"] - plain.stats.counts["vmem"] == len(set(pick[exec_mask])) - 1
