@@ -211,9 +211,11 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         try:
             self.bind_entry_inputs(entry)
             self.initialise_statics()
+            self.statements(entry.body.items)
         except Unsupported as failure:
+            # One clear error; the half-built function is not worth finishing.
             self.diagnostics.error(str(failure), failure.coord)
-        self.statements(entry.body.items)
+            return self.module
         if self.b.block is not None:
             self.b.ret(entry.coord)
         self.b.finish()
@@ -389,14 +391,15 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
             root = self.new_variable(param, param_type)
             self.frame.vars[param] = root
             self.initialise(root, param_type, value, param.coord)
-        self.statements(func.body.items)
-        if self.b.block is None:
+        try:
+            self.statements(func.body.items)
+            if self.b.block is None:
+                raise Unsupported(f"a call of '{func.name}' whose end is never reached", coord)
+            value = self.b.read(result) if result is not None else None
+            outputs = [self.load(Place(self.frame.vars[param], ir_type(param.type, param.coord)), coord)
+                       for param, _ in writebacks]
+        finally:
             self.frame = caller
-            raise Unsupported(f"a call of '{func.name}' whose end is never reached", coord)
-        value = self.b.read(result) if result is not None else None
-        outputs = [self.load(Place(self.frame.vars[param], ir_type(param.type, param.coord)), coord)
-                   for param, _ in writebacks]
-        self.frame = caller
         for (param, place), output in zip(writebacks, outputs):
             self.store(place, self.convert(output, place.result_type, coord), coord)
         return value

@@ -21,6 +21,8 @@ from ..frontend import hlsl_types as T
 from .core import Block, Function, Inst
 from .ops import Op
 
+_SHAPING = frozenset({Op.CONSTRUCT, Op.EXTRACT, Op.INSERT, Op.SHUFFLE, Op.CONVERT})
+
 
 class Var:
     """A source variable (or a compiler temporary) that lives in SSA values."""
@@ -236,15 +238,35 @@ class FunctionBuilder:
                 inst.operands = [self.find(op) for op in inst.operands]
         for inst in self.prelude:
             inst.operands = [self.find(op) for op in inst.operands]
+        self._drop_unused_shaping()
         used = {op for block in blocks for inst in block.insts for op in inst.operands}
         kept = []
         for inst in reversed(self.prelude):  # users come after their operands
             if inst in used or inst.op is Op.THREAD_INPUT:
                 kept.append(inst)
                 used.update(inst.operands)
+        kept.reverse()
+        kept.sort(key=lambda inst: inst.op is not Op.THREAD_INPUT)  # stable: entry inputs first
         entry = self.function.entry
-        for index, inst in enumerate(reversed(kept)):
+        for index, inst in enumerate(kept):
             entry.insert(index, inst)
+
+    def _drop_unused_shaping(self) -> None:
+        """Remove unused vector/aggregate shaping the lowering left behind (whole
+        aggregates built for an initializer and then stored element by element)."""
+        changed = True
+        while changed:
+            counts: dict[Inst, int] = {}
+            for block in self.function.blocks:
+                for inst in block.insts:
+                    for operand in inst.operands:
+                        counts[operand] = counts.get(operand, 0) + 1
+            changed = False
+            for block in self.function.blocks:
+                for inst in list(block.insts):
+                    if inst.op in _SHAPING and not counts.get(inst):
+                        block.insts.remove(inst)
+                        changed = True
 
 
 def zero_scalar(element: T.ScalarType):

@@ -46,12 +46,9 @@ class StatementLowering:
         if self.b.block is None:
             return  # unreachable: after break or continue
         handler = getattr(self, "stmt_" + type(node).__name__, None)
-        try:
-            if handler is None:
-                raise Unsupported(f"the statement '{type(node).__name__}'", node.coord)
-            handler(node)
-        except Unsupported as failure:
-            self.diagnostics.error(str(failure), failure.coord or node.coord)
+        if handler is None:
+            raise Unsupported(f"the statement '{type(node).__name__}'", node.coord)
+        handler(node)
 
     def stmt_EmptyStmt(self, node) -> None:
         pass
@@ -85,27 +82,35 @@ class StatementLowering:
                                   rest_in_then=rest if else_returns else None)
                     return
             self.statement(item)
-            if rest and self.b.block is not None and self.returns_land_after(item):
-                self.after_possible_return(rest, item.coord)
+            if self.b.block is None or not self.returns_land_after(item):
+                continue
+            if self.frame.breakables:
+                self.break_if_returned(item.coord)
+            elif rest:
+                self.guard_rest(rest, item.coord)
                 return
 
-    def after_possible_return(self, rest: list, coord) -> None:
+    def break_if_returned(self, coord) -> None:
+        """Inside a loop or switch: ``if (returned) break`` out of the innermost loop (or switch)."""
         returned = self.b.read(self.frame.returned)
-        if self.frame.breakables:
-            target = self.return_target()
-            number = self.b.next_id()
-            header = self.fresh_header(coord)
-            leave = self.b.new_block(f"ret.break{number}", coord)
-            join = self.b.new_block(f"ret.join{number}", coord)
-            header.kind, header.merge = "if", join
-            self.b.cond_branch(returned, leave, join, coord)
-            self.b.seal(leave)
-            self.b.start(leave)
-            self.b.branch(target.merge, coord)
-            self.b.seal(join)
-            self.b.start(join)
-            self.statements(rest)
-            return
+        target = self.return_target()
+        number = self.b.next_id()
+        header = self.fresh_header(coord)
+        leave = self.b.new_block(f"ret.break{number}", coord)
+        join = self.b.new_block(f"ret.join{number}", coord)
+        header.kind, header.merge = "if", join
+        self.b.cond_branch(returned, leave, join, coord)
+        self.b.seal(leave)
+        self.b.start(leave)
+        self.last_jump = target.merge
+        self.b.branch(target.merge, coord)
+        self.b.seal(join)
+        self.b.start(join)
+
+    def guard_rest(self, rest: list, coord) -> None:
+        """At function level: what follows a statement that may have returned runs under
+        ``if (!returned)``."""
+        returned = self.b.read(self.frame.returned)
         number = self.b.next_id()
         header = self.fresh_header(coord)
         body = self.b.new_block(f"ret.rest{number}", coord)
@@ -126,20 +131,18 @@ class StatementLowering:
         return loops[-1] if loops else self.frame.breakables[-1]
 
     def returns_land_after(self, node) -> bool:
-        """Whether control can reach the end of ``node`` after a ``return`` ran inside it."""
+        """Whether control can reach the end of ``node`` after a ``return`` ran inside it.
+
+        At function level a return falls through to the end of its region, so any
+        statement holding one. Inside a loop a return breaks out of the innermost loop:
+        it lands right after that loop; inside switches only, after the innermost switch.
+        """
         if not self.frame.breakables:
             return self.contains_return(node)
-        in_loop = any(b.kind == "loop" for b in self.frame.breakables)
-        return self._returns_in_nested(node, in_loop, False)
-
-    def _returns_in_nested(self, node, in_loop: bool, nested: bool) -> bool:
-        if isinstance(node, ast.Return):
-            return nested
         if isinstance(node, (ast.For, ast.While, ast.DoWhile)):
-            nested = True
-        elif isinstance(node, ast.Switch) and not in_loop:
-            nested = True
-        return any(self._returns_in_nested(child, in_loop, nested) for child in _statement_children(node))
+            return self.contains_return(node)
+        in_loop = any(b.kind == "loop" for b in self.frame.breakables)
+        return isinstance(node, ast.Switch) and not in_loop and self.contains_return(node)
 
     def contains_return(self, node) -> bool:
         if isinstance(node, ast.Return):
@@ -188,7 +191,7 @@ class StatementLowering:
             self.b.seal(block)
             self.b.start(block)
             if arm is not None:
-                self.statements(arm.items if isinstance(arm, ast.Compound) else [arm])
+                self.statements(_as_list(arm))
             if rest is not None:
                 self.statements(rest)
             if self.b.block is not None:
@@ -226,7 +229,7 @@ class StatementLowering:
         self.b.seal(body)
         self.b.start(body)
         self.frame.breakables.append(Breakable("loop", end, cont))
-        self.statement(node.body)
+        self.statements(_as_list(node.body))
         self.frame.breakables.pop()
         if self.b.block is not None:
             self.b.branch(cont, node.coord)
@@ -355,3 +358,8 @@ def _statement_children(node) -> list:
     if isinstance(node, ast.Switch):
         return [item for case in node.cases for item in case.body]
     return []
+
+
+def _as_list(node) -> list:
+    """A statement as a statement list (a block's items, or the statement alone)."""
+    return node.items if isinstance(node, ast.Compound) else [node]
