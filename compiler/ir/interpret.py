@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..frontend import hlsl_types as T
-from . import interpret_arith, interpret_memory, interpret_wave
+from . import interpret_arith, interpret_memory, interpret_textures, interpret_wave
 from .core import Block, Function, Inst, Module
 from .interpret_memory import as_bytes
 from .interpret_values import InterpretError, Whole, coerce, merge, present, zeros
@@ -62,7 +62,8 @@ from .ops import LANE_EXCHANGE, WAVE_OPS, Op
 
 __all__ = ["InterpretError", "Stats", "WaveState", "run_wave"]
 
-HANDLERS = {**interpret_arith.HANDLERS, **interpret_memory.HANDLERS, **interpret_wave.HANDLERS}
+HANDLERS = {**interpret_arith.HANDLERS, **interpret_memory.HANDLERS, **interpret_textures.HANDLERS,
+            **interpret_wave.HANDLERS}
 
 # ---------------------------------------------------------------------------------------
 # statistics
@@ -201,8 +202,9 @@ def default_lane_inputs(function: Function, wave_size: int, given: dict | None) 
 
 
 def _copy_resource(resource):
+    """A private copy: an array, or a list (resource array, mip chain) of them."""
     if isinstance(resource, (list, tuple)):
-        return [np.array(item, copy=True, order="C") for item in resource]
+        return [_copy_resource(item) for item in resource]
     return np.array(resource, copy=True, order="C")
 
 

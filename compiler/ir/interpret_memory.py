@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontend import hlsl_types as T
+from .lower_globals import tight_size
 from .ops import Op
 from .interpret_values import InterpretError, bytes_of, dtype_of, width_of, zeros
 
@@ -88,7 +89,7 @@ def _active(exec_lanes: np.ndarray):
 # ---------------------------------------------------------------------------------------
 
 
-def _buffer(m, name: str, array_index: int | None) -> np.ndarray | None:
+def resource_array(m, name: str, array_index: int | None) -> np.ndarray | None:
     """The array behind ``name`` (element ``array_index`` of a resource array), or None."""
     if name not in m.buffers:
         raise InterpretError(f"no buffer named {name!r} was given (buffers={{...}})")
@@ -112,7 +113,7 @@ def _stride(m, inst, array: np.ndarray, value_type: T.Type) -> int:
         return 1
     binding = m.bindings.get(inst.attrs["resource"])
     if binding is not None and binding.element is not None:
-        return T.size_in_bytes(binding.element)
+        return tight_size(binding.element)  # the structured-buffer layout AST lowering uses
     if array.ndim > 1:
         return array[0].nbytes
     return bytes_of(value_type)
@@ -133,7 +134,7 @@ def _split_array_index(m, inst, args, plain_count: int):
 
 def _element_address(m, inst, lane: int, array_index, index, value_type: T.Type):
     """``(bytes of the resource, byte address)`` for one lane, or None when there is no such resource."""
-    array = _buffer(m, inst.attrs["resource"], None if array_index is None else int(array_index[lane]))
+    array = resource_array(m, inst.attrs["resource"], None if array_index is None else int(array_index[lane]))
     if array is None:
         return None
     address = int(index[lane, 0]) * _stride(m, inst, array, value_type) + int(inst.attrs.get("offset", 0))
@@ -162,17 +163,15 @@ def buffer_store(m, inst, args, exec_lanes):
     return None
 
 
-def resource_info(m, inst, args, exec_lanes):
+def buffer_info(m, inst, args, exec_lanes):
     """Buffer sizes by ``fields`` (bytes, count, stride; default: count then stride)."""
     name = inst.attrs.get("resource")
     binding = m.bindings.get(name)
-    if binding is not None and T.RESOURCE_KINDS.get(binding.kind, (False, 0, False, False))[2]:
-        raise InterpretError("resource_info of a texture is not supported by the interpreter")
     array_index = args[0][:, 0].astype(np.int64) if binding is not None and binding.count != 1 else None
     fields = inst.attrs.get("fields", ["count", "stride"])[:width_of(inst.type)]
     result = zeros(m.wave_size, inst.type)
     for lane in range(m.wave_size):
-        array = _buffer(m, name, None if array_index is None else int(array_index[lane]))
+        array = resource_array(m, name, None if array_index is None else int(array_index[lane]))
         if array is None:
             continue
         stride = _stride(m, inst, array, T.UINT)
@@ -341,8 +340,7 @@ def barrier(m, inst, args, exec_lanes):
 
 
 HANDLERS = {
-    Op.BUFFER_LOAD: buffer_load, Op.BUFFER_STORE: buffer_store, Op.RESOURCE_INFO: resource_info,
-    Op.TEXTURE_LOAD: texture_unsupported, Op.TEXTURE_STORE: texture_unsupported,
+    Op.BUFFER_LOAD: buffer_load, Op.BUFFER_STORE: buffer_store,
     Op.TEXTURE_SAMPLE: texture_unsupported,
     Op.LDS_LOAD: lds_load, Op.LDS_STORE: lds_store,
     Op.SCRATCH_LOAD: scratch_load, Op.SCRATCH_STORE: scratch_store,

@@ -678,17 +678,52 @@ def test_cbuffer_loads_from_a_dict_and_from_bytes():
     assert from_dict.stats.counts["salu"] >= 2  # a cbuffer value at a constant offset is scalar
 
 
-def test_texture_access_is_not_supported():
+def test_texture_load_store_mips_and_dimensions():
+    state = run("""
+        resource @src Texture2DArray<float4> t0 space0
+        resource @dst RWTexture2D<float2> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=1}
+          %2 = const uint {value=0}
+          %3 = construct uint4 %0, %2, %1, %1
+          %4 = texture_load float4 %3 {resource="src"}
+          %5 = shuffle float2 %4 {lanes=[0, 3]}
+          %6 = construct uint2 %0, %1
+          texture_store %6, %5 {resource="dst"}
+          %7 = resource_info uint4 %1 {fields=["width", "height", "elements", "levels"], resource="src"}
+          %8 = extract uint %7 {index=0}
+          %9 = convert float %8
+          %10 = construct float2 %9, %9
+          %11 = construct uint2 %0, %2
+          texture_store %11, %10 {resource="dst"}
+          ret
+        }
+    """, buffers={"src": [np.zeros((2, 8, 16, 3), np.float32), np.arange(2 * 4 * 8 * 3, dtype=np.float32)
+                          .reshape(2, 4, 8, 3)],
+                  "dst": np.zeros((2, 20, 2), np.float32)})
+    dst = state.buffers["dst"]
+    mip1 = np.arange(2 * 4 * 8 * 3, dtype=np.float32).reshape(2, 4, 8, 3)
+    # row 1: slice 1 of mip 1 at (x, 0); x >= 8 is outside that mip: 0, and alpha defaults to 1
+    assert dst[1, :8].tolist() == [[mip1[1, 0, x, 0], 1.0] for x in range(8)]
+    assert dst[1, 8:].tolist() == [[0.0, 0.0]] * 12
+    assert dst[0].tolist() == [[8.0, 8.0]] * 20  # mip 1 is 8 wide; lanes 20+ wrote outside: dropped
+
+
+def test_texture_sample_is_not_supported():
     with pytest.raises(InterpretError, match="not supported"):
         run("""
             resource @tex Texture2D<float4> t0 space0
+            resource @smp SamplerState s0 space0
             func @main numthreads(32, 1, 1) wave32 {
             ^entry:
-              %0 = const uint2 {value=[0, 0]}
-              %1 = texture_load float4 %0 {resource="tex"}
+              %0 = const float2 {value=[0.5, 0.5]}
+              %1 = const float {value=0.0}
+              %2 = texture_sample float4 %0, %1 {resource="tex", sampler="smp"}
               ret
             }
-        """)
+        """, buffers={"tex": np.zeros((4, 4, 4), np.float32)})
 
 
 def test_resource_arrays_byte_address_buffers_and_resource_info():
@@ -1014,3 +1049,41 @@ def test_prefix_sum_sample_first_wave(wave_size, lower_waves):
     expected = np.concatenate([[0], np.cumsum(data[:wave_size], dtype=np.uint32)[:-1]])
     assert state.buffers["output"][:wave_size].tolist() == expected.tolist()
     assert state.barriers == 1
+
+
+@pytest.mark.parametrize("wave_size, lower_waves", [(32, False), (64, True)])
+def test_spd_sample_first_wave_writes_true_mip1_and_mip2_texels(wave_size, lower_waves):
+    """samples/spd.hlsl (FidelityFX SPD port): one wave of group 0 writes 4 mip-1 texels per
+    lane and its quads' mip-2 texels; every texel it writes is the true 2x2 average."""
+    from pathlib import Path
+
+    from shc.compiler.diagnostics import Diagnostics
+    from shc.compiler.ir.from_ast import lower
+    from shc.compiler.pipeline import Options, check_source
+
+    root = Path(__file__).resolve().parents[2]
+    diagnostics = Diagnostics()
+    options = Options(wave_size=wave_size, include_dirs=[str(root / "stdlib")])
+    program = check_source((root / "samples" / "spd.hlsl").read_text(), str(root / "samples" / "spd.hlsl"),
+                           options, diagnostics)
+    module = lower(program, wave_size, diagnostics)
+    diagnostics.check()
+    if lower_waves:
+        from shc.compiler.passes.lower_wave_ops import LowerWaveOps
+
+        LowerWaveOps(wave_size).run(module)
+    verify(module.function)
+    source = np.random.default_rng(0).uniform(1, 2, (1, 64, 64, 4)).astype(np.float32)
+    mips = [np.zeros((1, 32 >> k, 32 >> k, 4), np.float32) for k in range(6)] + \
+        [np.zeros((1, 1, 1, 4), np.float32) for _ in range(6)]
+    state = run_wave(module, wave_size, buffers={"imgSrc": source, "spdGlobalAtomic": np.zeros(1, np.uint32),
+                                                 "imgDst": mips, "imgDst6": np.zeros((1, 1, 1, 4), np.float32)},
+                     cbuffers={"spdConstants": {0: 6, 4: 1, 8: [0, 0]}})
+    mip1 = source[0].reshape(32, 2, 32, 2, 4).mean(axis=(1, 3))
+    mip2 = mip1.reshape(16, 2, 16, 2, 4).mean(axis=(1, 3))
+    for got, want, count in ((state.buffers["imgDst"][0][0], mip1, 4 * wave_size),
+                             (state.buffers["imgDst"][1][0], mip2, wave_size)):
+        written = got[..., 0] != 0
+        assert written.sum() == count
+        assert np.allclose(got[written], want[written], rtol=1e-6)
+    assert state.barriers >= 1
