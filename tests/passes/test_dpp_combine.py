@@ -36,7 +36,7 @@ func @main numthreads(64, 1, 1) wave32 {
   %1 = buffer_load float %0 {resource="inp"}
   %2 = quad_read float %1 {lanes=[1, 0, 3, 2]}
   %3 = add float %1, %2                                  ; spd.hlsl:12:20
-  buffer_store %3, %0 {resource="out"}
+  buffer_store %0, %3 {resource="out"}
   ret
 }
 """
@@ -54,7 +54,7 @@ def test_golden_quad_read_across_x_plus_add_is_one_dpp_add():
           %0 = thread_input uint {which="group_index"}
           %1 = buffer_load float %0 {resource="inp"}
           %2 = add float %1, %1 {bank_mask=15, bound_ctrl=true, dpp="quad_perm:[1,0,3,2]", row_mask=15}
-          buffer_store %2, %0 {resource="out"}
+          buffer_store %0, %2 {resource="out"}
           ret
         }
     """)
@@ -76,7 +76,7 @@ func @main numthreads(32, 1, 1) wave32 {
   %2 = const float {value=OLD}
   %3 = dpp16 float %1, %2 {bank_mask=BANK, bound_ctrl=BOUND, ctrl="row_shr:1", row_mask=ROW}
   %4 = CONSUMER
-  buffer_store %4, %0 {resource="out"}
+  buffer_store %0, %4 {resource="out"}
   ret
 }
 """
@@ -142,13 +142,13 @@ def test_old_that_is_not_a_constant_stays_without_bound_ctrl():
 
 
 def test_a_move_with_one_unfoldable_user_stays_for_all():
-    text = move(bound="true").replace("buffer_store %4, %0", "buffer_store %3, %0")
+    text = move(bound="true").replace("buffer_store %0, %4", "buffer_store %0, %3")
     assert run(text, [DppCombine()]) == golden(text)
 
 
 def test_a_move_with_several_foldable_users_folds_into_each():
     text = move(bound="true").replace("  buffer_store", "  %5 = mul float %1, %3\n  %6 = add float %4, %5\n  buffer_store")
-    text = text.replace("buffer_store %4, %0", "buffer_store %6, %0")
+    text = text.replace("buffer_store %0, %4", "buffer_store %0, %6")
     result = run(text)
     assert "dpp16" not in result and result.count('dpp="row_shr:1"') == 2
 
@@ -171,7 +171,7 @@ def test_consumer_in_another_block_stays():
       cond_br %4, ^then, ^merge
     ^then:
       %5 = add float %3, %1
-      buffer_store %5, %0 {resource="out"}
+      buffer_store %0, %5 {resource="out"}
       br ^merge
     ^merge:
       ret

@@ -1,10 +1,11 @@
 """Wave-op lowering: every intrinsic and pattern, run on the primitive model.
 
-For each kernel ``out[i] = WaveOp(in[i])`` the lowered (and dpp-combined) IR is
-executed lane by lane on ``runtime/wavemodel``'s RDNA2 primitives and compared
-with the intrinsic model on the lanes HLSL defines, in wave32 and wave64, with a
-full exec mask, every third lane off, and random masks, for int, uint and float
-data. Golden IR pins the shape of the main sequences.
+For each kernel ``out[i] = WaveOp(in[i])`` the IR interpreter runs the module as
+written (the wave op through the intrinsic model) and lowered and dpp-combined
+(the primitives through the primitive model); both must equal the intrinsic model
+on the lanes HLSL defines, in wave32 and wave64, with a full exec mask, every third
+lane off, random masks and a single lane, for int, uint and float data, and once
+more inside a divergent branch. Golden IR pins the shape of the main sequences.
 """
 
 from textwrap import dedent
@@ -13,7 +14,8 @@ import numpy as np
 import pytest
 
 from shc.compiler.frontend import hlsl_types as T
-from shc.compiler.ir.core import Inst, Module
+from shc.compiler.ir.core import Module
+from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import LANE_EXCHANGE, WAVE_OPS, Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.reader import read_module
@@ -24,167 +26,27 @@ from shc.compiler.passes.lower_wave_ops import LowerWaveOps
 from shc.runtime import wavemodel as wm
 
 WAVE_SIZES = (32, 64)
-DTYPES = {"bool": np.bool_, "int": np.int32, "uint": np.uint32, "float": np.float32, "uint64_t": np.uint64}
+DTYPES = {"bool": np.bool_, "int": np.int32, "uint": np.uint32, "float": np.float32, "half": np.float16}
+# Buffer element dtypes (a bool is stored as a 32-bit word).
+BUFFER_DTYPES = {**DTYPES, "bool": np.uint32}
 
 
-# --------------------------------------------------------------------------------------
-# A straight-line evaluator of lowered IR on the primitive model
-# --------------------------------------------------------------------------------------
-
-_BINARY = {
-    Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.MIN: np.minimum, Op.MAX: np.maximum,
-    Op.AND: np.bitwise_and, Op.OR: np.bitwise_or, Op.XOR: np.bitwise_xor,
-    Op.EQ: np.equal, Op.NE: np.not_equal, Op.LT: np.less, Op.LE: np.less_equal,
-    Op.GT: np.greater, Op.GE: np.greater_equal,
-}
-# Results held in SGPRs: the same in every lane, whatever exec is.
-_SCALAR_RESULTS = {Op.CONST, Op.READLANE, Op.READFIRSTLANE, Op.BALLOT_MASK, Op.BCNT}
+def split_type(name: str) -> tuple[str, int]:
+    """``float4`` -> ("float", 4); ``uint`` -> ("uint", 1)."""
+    base = name.rstrip("1234")
+    return base, int(name[len(base):] or 1)
 
 
-def _dtype(t: T.Type):
-    return np.dtype(DTYPES[T.element_of(t).name])
-
-
-def _poison(wave_size: int, t: T.Type, rng) -> np.ndarray:
-    """What an inactive lane of a VGPR holds: garbage (NaN for floats)."""
-    shape = (wave_size,) if isinstance(t, T.ScalarType) else (wave_size, t.size)
-    dtype = _dtype(t)
-    if dtype.kind == "f":
-        return np.full(shape, np.nan, dtype=dtype)
-    if dtype.kind == "b":
-        return rng.integers(0, 2, shape).astype(bool)
-    return rng.integers(0, 1 << 31, shape).astype(dtype)
-
-
-def _per_component(function, *registers):
-    """Apply a primitive per component: registers are (W,) or (W, n)."""
-    if registers[0].ndim == 1:
-        return function(*registers)
-    columns = [function(*(r[:, c] if r.ndim == 2 else r for r in registers)) for c in range(registers[0].shape[1])]
-    return np.stack(columns, axis=1)
-
-
-class Evaluator:
-    """Runs one basic block of lowered IR for one wave (the interpreter's job, kept small)."""
-
-    def __init__(self, module: Module, exec_lanes: np.ndarray, buffers: dict[str, np.ndarray], seed=0):
-        self.function = module.function
-        self.wave_size = len(exec_lanes)
-        self.exec = exec_lanes
-        self.buffers = {name: array.copy() for name, array in buffers.items()}
-        self.values: dict[Inst, np.ndarray] = {}
-        self.scalar: set[Inst] = set()
-        self.rng = np.random.default_rng(seed)
-
-    def run(self) -> dict[str, np.ndarray]:
-        assert len(self.function.blocks) == 1, "the local evaluator runs straight-line kernels"
-        for inst in self.function.entry.insts:
-            if inst.op is Op.RETURN:
-                break
-            self.step(inst)
-        return self.buffers
-
-    def sgpr(self, inst: Inst):
-        """An SGPR operand: its value (lane 0 holds it, as every lane does)."""
-        return self.values[inst][0]
-
-    def step(self, inst: Inst) -> None:
-        lanes = np.ones(self.wave_size, bool) if inst.attrs.get("wwm") else self.exec
-        args = [self.values[operand] for operand in inst.operands]
-        result = self.compute(inst, args, lanes)
-        if result is None:
-            return
-        if inst.op in _SCALAR_RESULTS or (inst.operands and all(o in self.scalar for o in inst.operands)):
-            self.scalar.add(inst)
-        elif inst.op not in LANE_EXCHANGE:
-            poison = _poison(self.wave_size, inst.type, self.rng)
-            mask = lanes if result.ndim == 1 else lanes[:, None]
-            result = np.where(mask, result, poison)
-        self.values[inst] = result
-
-    def compute(self, inst: Inst, args, lanes):
-        op, attrs, W = inst.op, inst.attrs, self.wave_size
-        if op is Op.CONST:
-            value = attrs["value"]
-            dtype = _dtype(inst.type)
-            if isinstance(inst.type, T.VectorType):
-                row = np.array(value if isinstance(value, list) else [value] * inst.type.size, dtype=dtype)
-                return np.tile(row, (W, 1))
-            return np.full(W, value, dtype=dtype)
-        if op is Op.THREAD_INPUT:
-            return np.arange(W, dtype=np.uint32)
-        if op is Op.BUFFER_LOAD:
-            return self.buffers[attrs["resource"]][args[0].astype(np.int64) % len(self.buffers[attrs["resource"]])]
-        if op is Op.BUFFER_STORE:
-            value, address = args
-            self.buffers[attrs["resource"]][address[self.exec].astype(np.int64)] = value[self.exec]
-            return None
-        if "dpp" in attrs:
-            src0, src1 = args[0], args[1]
-            old = _poison(W, inst.type, self.rng)
-            return _per_component(
-                lambda a, b, o: wm.dpp16_valu(_BINARY[op], a, b, o, lanes, attrs["dpp"], attrs["row_mask"],
-                                              attrs["bank_mask"], attrs["bound_ctrl"]), src0, src1, old)
-        with np.errstate(all="ignore"):
-            if op in _BINARY:
-                a, b = args
-                return _BINARY[op](a, b)
-            if op in (Op.SHL, Op.SHR):
-                a, b = args
-                amount = (b.astype(np.int64) & (a.dtype.itemsize * 8 - 1)).astype(a.dtype)
-                return np.left_shift(a, amount) if op is Op.SHL else np.right_shift(a, amount)
-        if op is Op.SELECT:
-            cond, a, b = args
-            return np.where(cond if a.ndim == 1 else cond[:, None], a, b)
-        if op is Op.CONVERT:
-            return args[0].astype(_dtype(inst.type))
-        if op is Op.BITCAST:
-            return args[0].view(_dtype(inst.type))
-        if op is Op.CONSTRUCT:
-            return np.stack([a.astype(_dtype(inst.type)) for a in args], axis=1)
-        if op is Op.EXTRACT:
-            return args[0][:, attrs["index"]]
-        return self.primitive(inst, args, lanes)
-
-    def primitive(self, inst: Inst, args, lanes):
-        op, attrs, W = inst.op, inst.attrs, self.wave_size
-        if op is Op.SET_INACTIVE:
-            src, identity = args
-            return np.where(self.exec if src.ndim == 1 else self.exec[:, None], src, identity)
-        if op is Op.DPP16:
-            return _per_component(lambda s, o: wm.dpp16(s, o, lanes, attrs["ctrl"], attrs["row_mask"],
-                                                        attrs["bank_mask"], attrs["bound_ctrl"]), *args)
-        if op is Op.DPP8:
-            return _per_component(lambda s, o: wm.dpp8(s, o, lanes, tuple(attrs["selects"])), *args)
-        if op is Op.PERMLANEX16:
-            return _per_component(lambda s, o: wm.v_permlanex16_b32(
-                s, o, lanes, tuple(attrs["selects"]), attrs["fetch_inactive"], attrs["bound_ctrl"]), *args)
-        if op is Op.DS_BPERMUTE:
-            src, old, address = args
-            return _per_component(lambda s, o: wm.ds_bpermute_b32(s, o, lanes, address), src, old)
-        if op is Op.LDS_EXCHANGE:
-            src, old, source = args
-            return _per_component(lambda s, o: wm.lds_round_trip(s, o, lanes, source), src, old)
-        if op is Op.READLANE:
-            lane = int(self.sgpr(inst.operands[1]))
-            return np.broadcast_to(args[0][lane % W], args[0].shape).copy()
-        if op is Op.READFIRSTLANE:
-            first = np.flatnonzero(self.exec)
-            return np.broadcast_to(args[0][first[0] if len(first) else 0], args[0].shape).copy()
-        if op is Op.WRITELANE:
-            old, value, lane = args
-            result = old.copy()
-            result[int(self.sgpr(inst.operands[2])) % W] = self.sgpr(inst.operands[1])
-            return result
-        if op is Op.BALLOT_MASK:
-            return np.full(W, wm.v_cmp_ballot(args[0], lanes), dtype=_dtype(inst.type))
-        if op is Op.BCNT:
-            return np.full(W, wm.s_bcnt1(int(self.sgpr(inst.operands[0]))), dtype=np.uint32)
-        if op is Op.MBCNT:
-            mask = int(self.sgpr(inst.operands[0]))
-            low = wm.v_mbcnt_lo_u32_b32(mask & 0xFFFFFFFF, args[1], W)
-            return wm.v_mbcnt_hi_u32_b32(mask >> 32, low, W)
-        raise AssertionError(f"the local evaluator has no rule for {op.value}")
+def per_component(model):
+    """An intrinsic model applied to each column of an (W, n) input; lanes are defined where
+    every component is."""
+    def vector_model(values, exec_lanes, aux):
+        if values.ndim == 1:
+            return model(values, exec_lanes, aux)
+        results = [model(values[:, c], exec_lanes, aux) for c in range(values.shape[1])]
+        defined = np.logical_and.reduce([result.defined for result in results])
+        return wm.WaveResult(np.stack([result.values for result in results], axis=1), defined)
+    return vector_model
 
 
 # --------------------------------------------------------------------------------------
@@ -192,12 +54,17 @@ class Evaluator:
 # --------------------------------------------------------------------------------------
 
 
-def kernel(wave_size: int, body: str, in_type: str = "uint", out_type: str = "uint") -> str:
-    """``out[i] = <body>(in[i])``: %1 is in[i], %2 is aux[i], %3 is aux[0]; the body defines %9."""
-    return dedent(f"""
+def kernel(wave_size: int, body: str, in_type: str = "uint", out_type: str = "uint",
+           in_branch: bool = False) -> str:
+    """``out[i] = <body>(in[i])``: %1 is in[i], %2 is aux[i], %3 is aux[0]; the body defines %9.
+
+    ``in_branch`` puts the body and the store under ``if (sel[i] != 0)``.
+    """
+    head = dedent(f"""
         resource @inp RWStructuredBuffer<{in_type}> u0 space0
         resource @aux RWStructuredBuffer<uint> u1 space0
         resource @out RWStructuredBuffer<{out_type}> u2 space0
+        resource @sel RWStructuredBuffer<uint> u3 space0
         func @main numthreads({wave_size}, 1, 1) wave{wave_size} {{
         ^entry:
           %0 = thread_input uint {{which="group_index"}}
@@ -205,11 +72,23 @@ def kernel(wave_size: int, body: str, in_type: str = "uint", out_type: str = "ui
           %2 = buffer_load uint %0 {{resource="aux"}}
           %4 = const uint {{value=0}}
           %3 = buffer_load uint %4 {{resource="aux"}}
-        """) + dedent(body).strip("\n").replace("\n", "\n  ").join(["  ", "\n"]) + dedent("""
-          buffer_store %9, %0 {resource="out"}
-          ret
-        }
         """)
+    if in_branch:
+        head += dedent("""
+          %100 = buffer_load uint %0 {resource="sel"}
+          %101 = ne bool %100, %4
+          selection ^merge
+          cond_br %101, ^then, ^merge
+        ^then:
+        """).lstrip("\n")
+    body = "".join(f"  {line}\n" for line in dedent(body).strip("\n").splitlines())
+    tail = '  buffer_store %0, %9 {resource="out"}\n'
+    tail += "  br ^merge\n^merge:\n  ret\n}\n" if in_branch else "  ret\n}\n"
+    return head + body + tail
+
+
+def run(module: Module, exec_lanes: np.ndarray, buffers: dict) -> np.ndarray:
+    return run_wave(module, len(exec_lanes), exec_lanes, buffers=buffers).buffers["out"]
 
 
 def lower(text: str, wave_size: int, combine: bool = True) -> Module:
@@ -236,31 +115,44 @@ def exec_masks(wave_size: int):
 
 
 def inputs(in_type: str, wave_size: int, rng, small: bool = False) -> np.ndarray:
-    if in_type == "float":
+    base, components = split_type(in_type)
+    shape = (wave_size,) if components == 1 else (wave_size, components)
+    if base in ("float", "half"):
         low, high = (0.8, 1.25) if small else (-100.0, 100.0)
-        return rng.uniform(low, high, wave_size).astype(np.float32)
-    if in_type == "int":
-        return rng.integers(-4 if small else -(1 << 30), 5 if small else 1 << 30, wave_size).astype(np.int32)
-    return rng.integers(0, 5 if small else 1 << 32, wave_size, dtype=np.uint64).astype(np.uint32)
+        return rng.uniform(low, high, shape).astype(DTYPES[base])
+    if base == "int":
+        return rng.integers(-4 if small else -(1 << 30), 5 if small else 1 << 30, shape).astype(np.int32)
+    return rng.integers(0, 5 if small else 1 << 32, shape, dtype=np.uint64).astype(np.uint32)
 
 
 def check(body, model, wave_size, in_type="uint", out_type=None, aux=None, small=False, combine=True, values=None):
-    """Lower the kernel, run it under each exec mask and compare with ``model(values, exec)``."""
+    """Run the kernel as written, lowered, and lowered inside a divergent branch, under each
+    exec mask; each must equal ``model(values, exec, aux)`` on the lanes HLSL defines."""
     out_type = out_type or in_type
-    module = lower(kernel(wave_size, body, in_type, out_type), wave_size, combine)
+    original = read_module(kernel(wave_size, body, in_type, out_type))
+    lowered = lower(kernel(wave_size, body, in_type, out_type), wave_size, combine)
+    in_branch = lower(kernel(wave_size, body, in_type, out_type, in_branch=True), wave_size, combine)
     rng = np.random.default_rng(1234)
+    out_base, out_components = split_type(out_type)
+    tolerance = {"float": {"rtol": 1e-4, "atol": 1e-3}, "half": {"rtol": 1e-2, "atol": 1e-1}}.get(out_base, {})
+    model = per_component(model)
     for name, exec_lanes in exec_masks(wave_size):
         data = values(rng) if values else inputs(in_type, wave_size, rng, small)
         aux_data = aux(rng) if aux else rng.integers(0, wave_size, wave_size).astype(np.uint32)
-        out_shape = (wave_size, 4) if out_type == "uint4" else (wave_size,)
-        out = np.zeros(out_shape, dtype=DTYPES.get(out_type, np.uint32))
-        buffers = Evaluator(module, exec_lanes, {"inp": data, "aux": aux_data, "out": out}).run()
-        expected = model(data, exec_lanes, aux_data)
-        tolerance = {"rtol": 1e-4, "atol": 1e-3} if out_type == "float" else {}
-        bad = wm.mismatched_lanes(buffers["out"], expected, **tolerance)
-        assert len(bad) == 0, (f"wave{wave_size} exec={name}: lanes {bad.tolist()} got "
-                               f"{buffers['out'][bad].tolist()} want {expected.values[bad].tolist()}")
-    return module
+        selected = (rng.random(wave_size) < 0.7).astype(np.uint32)
+        out_shape = (wave_size,) if out_components == 1 else (wave_size, out_components)
+        buffers = {"inp": data, "aux": aux_data, "sel": selected,
+                   "out": np.zeros(out_shape, dtype=BUFFER_DTYPES[out_base])}
+        runs = [("as written", original, exec_lanes), ("lowered", lowered, exec_lanes),
+                ("lowered in a branch", in_branch, exec_lanes & (selected != 0))]
+        for label, module, lanes in runs:
+            got = run(module, exec_lanes, buffers)
+            got = got != 0 if out_base == "bool" else got
+            expected = model(data, lanes, aux_data)
+            bad = wm.mismatched_lanes(got, expected, **tolerance)
+            assert len(bad) == 0, (f"{label}, wave{wave_size} exec={name}: lanes {bad.tolist()} got "
+                                   f"{got[bad].tolist()} want {expected.values[bad].tolist()}")
+    return lowered
 
 
 # --------------------------------------------------------------------------------------
@@ -327,12 +219,16 @@ def test_quad_read_lane_at_divergent(wave_size):
     assert "ds_bpermute" in print_module(module)
 
 
-# (lane & ~3) | k, (lane & ~3) + k, k | (~3 & lane), through int conversions: the SPD header's form.
+# (lane & ~3) | k, (lane & ~3) + k, k | (~3 & lane), through int conversions and unfolded constants:
+# the SPD header's form.
 QUAD_PATTERNS = {
     "or": "%5 = wave_lane_index uint\n%6 = const uint {{value=4294967292}}\n%7 = and uint %5, %6\n"
           "%8 = const uint {{value={k}}}\n%10 = or uint %7, %8",
     "add": "%5 = wave_lane_index uint\n%6 = const uint {{value=4294967292}}\n%7 = and uint %5, %6\n"
            "%8 = const uint {{value={k}}}\n%10 = add uint %7, %8",
+    "unfolded-not-3": "%5 = wave_lane_index uint\n%13 = const int {{value=3}}\n%14 = not int %13\n"
+                      "%6 = convert uint %14\n%7 = and uint %5, %6\n%8 = const uint {{value={k}}}\n"
+                      "%10 = or uint %7, %8",
     "swapped-int": "%5 = wave_lane_index uint\n%11 = bitcast int %5\n%6 = const int {{value=-4}}\n"
                    "%7 = and int %6, %11\n%8 = const int {{value={k}}}\n%12 = or int %8, %7\n"
                    "%10 = bitcast uint %12",
@@ -477,6 +373,52 @@ def test_lane_index_count_and_first_lane(wave_size):
 # --------------------------------------------------------------------------------------
 
 
+VECTOR_CASES = {
+    "WaveActiveSum float4": ('%9 = wave_active float4 %1 {fn="sum"}', "float4", "float4",
+                             lambda v, e, _: wm.wave_active("sum", v, e)),
+    "WaveActiveMax int3": ('%9 = wave_active int3 %1 {fn="max"}', "int3", "int3",
+                           lambda v, e, _: wm.wave_active("max", v, e)),
+    "WavePrefixSum float2": ('%9 = wave_prefix float2 %1 {fn="sum"}', "float2", "float2",
+                             lambda v, e, _: wm.wave_prefix("sum", v, e)),
+    "QuadReadAcrossX float4": ("%9 = quad_read float4 %1 {lanes=[1, 0, 3, 2]}", "float4", "float4",
+                               lambda v, e, _: wm.quad_read_across_x(v, e)),
+    "WaveShuffleXor uint2 16": ("%8 = const uint {value=16}\n%9 = wave_shuffle_xor uint2 %1, %8", "uint2", "uint2",
+                                lambda v, e, _: wm.wave_shuffle_xor(v, e, 16)),
+    "WaveReadLaneAt float3 divergent": ("%9 = wave_read_lane_at float3 %1, %2", "float3", "float3",
+                                        lambda v, e, aux: wm.wave_read_lane_at(v, e, aux)),
+    "WaveActiveAllEqual float2": ("%9 = wave_all_equal bool2 %1", "float2", "bool2",
+                                  lambda v, e, _: wm.wave_active_all_equal(v, e)),
+}
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("case", VECTOR_CASES)
+def test_vectors(wave_size, case):
+    body, in_type, out_type, model = VECTOR_CASES[case]
+    values = None
+    if "AllEqual" in case:
+        values = lambda rng: rng.integers(0, 2, (wave_size, 2)).astype(np.float32)
+    check(body, model, wave_size, in_type, out_type, values=values)
+
+
+HALF_CASES = {
+    "sum": ('%9 = wave_active half %1 {fn="sum"}', lambda v, e, _: wm.wave_active("sum", v, e)),
+    "min": ('%9 = wave_active half %1 {fn="min"}', lambda v, e, _: wm.wave_active("min", v, e)),
+    "max": ('%9 = wave_active half %1 {fn="max"}', lambda v, e, _: wm.wave_active("max", v, e)),
+    "prefix sum": ('%9 = wave_prefix half %1 {fn="sum"}', lambda v, e, _: wm.wave_prefix("sum", v, e)),
+    "quad read": ("%9 = quad_read half %1 {lanes=[3, 2, 1, 0]}", lambda v, e, _: wm.quad_read_across_diagonal(v, e)),
+}
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("case", HALF_CASES)
+def test_16_bit_values_stay_16_bit(wave_size, case):
+    body, model = HALF_CASES[case]
+    small = lambda rng: rng.uniform(-2, 2, wave_size).astype(np.float16)
+    module = check(body, model, wave_size, "half", values=small)
+    assert all(str(inst.type) != "float" for inst in module.function.instructions())
+
+
 def test_vector_values_are_lowered_on_the_vector_type():
     module = lower(kernel(32, "%9 = wave_active float4 %1 {fn=\"sum\"}", "float4", "float4"), 32, combine=False)
     dpp = [inst for inst in module.function.instructions() if inst.op is Op.DPP16]
@@ -521,7 +463,7 @@ def test_golden_wave_active_sum_wave32():
           %9 = add float %7, %8 {wwm=true}
           %10 = const uint {value=0}
           %11 = readlane float %9, %10
-          buffer_store %11, %0 {resource="out"}
+          buffer_store %0, %11 {resource="out"}
           ret
         }
         """)
@@ -550,7 +492,7 @@ def test_golden_wave_active_sum_wave64_uncombined():
           %15 = const uint {value=32}
           %16 = readlane uint %13, %15
           %17 = add uint %14, %16
-          buffer_store %17, %0 {resource="out"}
+          buffer_store %0, %17 {resource="out"}
           ret
         }
         """)
