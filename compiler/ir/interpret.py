@@ -11,19 +11,22 @@ It is the reference the lowering passes and the JIT are tested against (STYLE
 item 15), so it runs the IR the way the hardware runs it and no faster.
 
 Values. Every SSA value is a NumPy array with one row per lane (shape ``(W,)``,
-``(W, n)`` for n-component values). An instruction runs under the current exec
-mask: active lanes get the result, inactive lanes keep what the value held before
-(0 before its first execution; the IR leaves those lanes undefined, 0 or a stale
-value is what the model shows). ``wwm=true`` runs an instruction with every lane
-on. Values that live in SGPRs are the same in every lane, as the register is:
+``(W, n)`` for n-component values; arrays and structs are tuples of their members).
+An instruction runs under the current exec mask: active lanes get the result,
+inactive lanes keep what the value held before (0 before its first execution).
+The IR leaves those lanes undefined; 0, or the value of an earlier loop iteration,
+is what the model shows. ``wwm=true`` runs an instruction with every lane on.
+Values that live in SGPRs are the same in every lane, as the register is:
 constants, ``readlane``, ``readfirstlane``, ``ballot_mask``, ``bcnt``, ``group_id``,
 cbuffer loads at a constant offset, and lane-local operations whose operands are
-all such values (the static rule of ``_scalar_instructions``). One consequence is
-the hardware's: such a value defined in a loop and used after it holds its last
-iteration's value in every lane (uniformity analysis calls that temporal
-divergence). Lane-exchange primitives write the whole register their hardware
-form writes (lanes they skip keep ``%old``). Arithmetic, conversions and memory rules:
-``interpret_arith``, ``interpret_memory``; wave ops: ``interpret_wave``.
+all such values (the static rule of ``_scalar_instructions``; these ignore exec).
+One consequence is the hardware's: such a value defined in a loop and used after
+it holds its last iteration's value in every lane (uniformity analysis calls that
+temporal divergence). Lane-exchange primitives write the whole register their
+hardware form writes (lanes they skip keep ``%old``). A barrier does nothing for
+one wave: it is counted and its exec mask kept (``WaveState.barrier_masks``).
+Arithmetic and conversions: ``interpret_arith``; memory and operand orders:
+``interpret_memory``, ``interpret_textures``; wave ops: ``interpret_wave``.
 
 Control flow (SIMT, structured). A selection header (``selection ^merge`` before
 its ``cond_br``) runs the then side, then the else side, each under its lanes and
@@ -89,7 +92,8 @@ def _scalar_instructions(function: Function) -> set[Inst]:
             scalar.add(inst)
         elif inst.op is Op.THREAD_INPUT and inst.attrs.get("which") == "group_id":
             scalar.add(inst)
-        elif inst.op in _SCALAR_CAPABLE and all(operand in scalar for operand in inst.operands):
+        elif inst.op in _SCALAR_CAPABLE and "dpp" not in inst.attrs and \
+                all(operand in scalar for operand in inst.operands):
             scalar.add(inst)
     return scalar
 

@@ -459,6 +459,11 @@ INTRINSICS = {
     "WaveIsFirstLane": ("%9 = wave_is_first_lane bool", "uint", "bool", lambda v, e, a: wm.wave_is_first_lane(e)),
     "QuadReadAcrossX": ("%9 = quad_read uint %1 {lanes=[1, 0, 3, 2]}", "uint", "uint",
                         lambda v, e, a: wm.quad_read_across_x(v, e)),
+    "QuadReadAcrossY": ("%9 = quad_read int %1 {lanes=[2, 3, 0, 1]}", "int", "int",
+                        lambda v, e, a: wm.quad_read_across_y(v, e)),
+    "WaveActiveMinInt": ('%9 = wave_active int %1 {fn="min"}', "int", "int", lambda v, e, a: wm.wave_active("min", v, e)),
+    "WaveReadLaneAtUniform": ("%8 = const uint {value=6}\n  %9 = wave_read_lane_at int %1, %8", "int", "int",
+                              lambda v, e, a: wm.wave_read_lane_at(v, e, 6)),
     "QuadReadAcrossDiagonal": ("%9 = quad_read float %1 {lanes=[3, 2, 1, 0]}", "float", "float",
                                lambda v, e, a: wm.quad_read_across_diagonal(v, e)),
     "QuadReadLaneAt": ("%8 = const uint {value=2}\n  %9 = quad_read_lane_at int %1, %8", "int", "int",
@@ -544,6 +549,57 @@ def test_ds_bpermute_does_not_cross_halves_in_wave64():
     reached = lanes - lanes % 32 + sources % 32
     assert register[0] == values[reached[0]] == values[8]  # stays in the lower half
     assert register[29] == 0  # lane 29 asks for lane 5 (inactive): 0
+
+
+OLD = np.int32(-1)
+# (IR body, the model on (values, old, exec, aux)); %1 is inp[i], %5 the old register (-1), %2 aux[i]
+PRIMITIVES = {
+    "dpp16 row_shr bank_mask": ('%9 = dpp16 int %1, %5 {bank_mask=14, bound_ctrl=false, ctrl="row_shr:4", '
+                                'row_mask=15}',
+                                lambda v, o, e, a: wm.dpp16(v, o, e, wm.row_shr(4), bank_mask=0xE)),
+    "dpp16 row_share": ('%9 = dpp16 int %1, %5 {bound_ctrl=true, ctrl="row_share:3"}',
+                        lambda v, o, e, a: wm.dpp16(v, o, e, wm.row_share(3), bound_ctrl=True)),
+    "dpp8": ("%9 = dpp8 int %1, %5 {selects=[7, 6, 5, 4, 3, 2, 1, 0]}",
+             lambda v, o, e, a: wm.dpp8(v, o, e, (7, 6, 5, 4, 3, 2, 1, 0))),
+    "dpp8 fi": ("%9 = dpp8 int %1, %5 {fetch_inactive=true, selects=[1, 1, 1, 1, 1, 1, 1, 1]}",
+                lambda v, o, e, a: wm.dpp8(v, o, e, (1,) * 8, fetch_inactive=True)),
+    "permlanex16": ("%9 = permlanex16 int %1, %5 {selects=[15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]}",
+                    lambda v, o, e, a: wm.v_permlanex16_b32(v, o, e, tuple(range(15, -1, -1)))),
+    "ds_swizzle": (f"%9 = ds_swizzle int %1, %5 {{offset={wm.swizzle_bitmask_offset(0x1F, 0, 0x3)}}}",
+                   lambda v, o, e, a: wm.ds_swizzle_b32(v, o, e, wm.swizzle_bitmask_offset(0x1F, 0, 0x3))),
+    "lds_exchange": ("%9 = lds_exchange int %1, %5, %2",
+                     lambda v, o, e, a: wm.lds_round_trip(v, o, e, a)),
+    "writelane": ("%6 = const uint {value=9}\n  %7 = const int {value=77}\n  %9 = writelane int %1, %7, %6",
+                  lambda v, o, e, a: wm.v_writelane_b32(v, 77, 9)),
+    "set_inactive": ("%7 = const int {value=55}\n  %9 = set_inactive int %1, %7",
+                     lambda v, o, e, a: np.where(e, v, 55)),
+    "mbcnt of a ballot": ("%6 = ballot_mask MASK %4\n  %7 = const uint {value=1000}\n"
+                          "  %8 = mbcnt uint %6, %7\n  %9 = bitcast int %8",
+                          lambda v, o, e, a: np.where(e, 1000 + np.array(
+                              [np.count_nonzero((v[:i] != 0) & e[:i]) for i in range(len(v))]), 0)),
+    "bcnt of a ballot": ("%6 = ballot_mask MASK %4\n  %7 = bcnt uint %6\n  %9 = bitcast int %7",
+                         lambda v, o, e, a: np.full(len(v), np.count_nonzero((v != 0) & e))),
+}
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("primitive", PRIMITIVES)
+def test_primitive_matches_the_model(wave_size, primitive):
+    body, model = PRIMITIVES[primitive]
+    body = body.replace("MASK", "uint" if wave_size == 32 else "uint64_t")
+    module = module_of(primitive_kernel(wave_size, body))
+    result = next(inst for inst in module.function.instructions() if inst.op.value == "buffer_store").operands[-1]
+    rng = np.random.default_rng(4)
+    for name, exec_mask in exec_masks(wave_size):
+        values = rng.integers(-50, 50, wave_size).astype(np.int32)
+        aux = rng.integers(0, wave_size, wave_size).astype(np.uint32)
+        state = run_wave(module, wave_size, exec_mask, buffers={"inp": values, "aux": aux,
+                                                                "out": np.zeros(wave_size, np.int32)})
+        old = np.full(wave_size, OLD, np.int32)
+        # the whole register, inactive lanes included (their input is 0: they never loaded it)
+        loaded = np.where(exec_mask, values, 0)
+        expected = model(loaded, old, exec_mask, aux)
+        assert state.value(result).tolist() == np.asarray(expected).astype(np.int32).tolist(), name
 
 
 def test_readlane_is_uniform_even_on_inactive_lanes():
