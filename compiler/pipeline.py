@@ -8,6 +8,8 @@ the user sees every error of the first failing stage.
     parse       PLY LALR grammar into the AST (frontend/parser.py)
     check       scopes, types, overloads (frontend/sema.py, expressions.py),
                 entry-point rules (frontend/entry.py)
+    lower       the checked AST to SSA IR, every function inlined (ir/from_ast.py)
+    passes      the middle end, in the order ``middle_end_passes`` lists them
 
 Every failure the user can cause leaves as ``CompileError`` with diagnostics;
 anything else is an internal compiler error.
@@ -19,12 +21,26 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .diagnostics import CompileError, Coord, Diagnostics
 from .frontend import ast
 from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
 from .frontend.sema import Program, check
+from .ir.core import Module
+from .ir.from_ast import lower
+from .ir.verify import verify
+from .passes import Pass
+from .passes.constant_fold import ConstantFold
+from .passes.cse import CommonSubexpressions
+from .passes.dead_code import DeadCode
+from .passes.dpp_combine import DppCombine
+from .passes.liveness import Liveness
+from .passes.lower_wave_ops import LowerWaveOps
+from .passes.simplify import Simplify
+from .passes.uniformity import Uniformity
+from .passes.waterfall import Waterfall
 
 
 @dataclass
@@ -33,6 +49,7 @@ class Options:
     defines: dict[str, str] = field(default_factory=dict)
     include_dirs: list[str] = field(default_factory=list)
     wave_size: int = 32
+    verify: bool = False  # run the IR verifier after every pass (tests turn it on)
 
 
 def parse_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> ast.TranslationUnit:
@@ -90,3 +107,69 @@ def read_source(path: str, diagnostics: Diagnostics) -> str:
 def check_file(path: str, options: Options, diagnostics: Diagnostics) -> Program:
     text = read_source(path, diagnostics)
     return check_source(text, os.path.normpath(path), options, diagnostics)
+
+
+def middle_end_passes(wave_size: int, diagnostics: Diagnostics) -> list[Pass]:
+    """The middle end, in order; one line per pass and why it runs where it does."""
+    return [
+        ConstantFold(),             # fold what inlining and cbuffer-free arithmetic exposed
+        Simplify(),                 # identities; branches on constants become plain branches
+        CommonSubexpressions(),     # inlined helpers recompute the same addresses and swizzles
+        DeadCode(),                 # drop what folding and CSE left unused
+        Uniformity(diagnostics),    # SGPR vs VGPR classes; barriers in divergent flow are errors
+        Waterfall(),                # divergent NonUniformResourceIndex accesses become loops
+        LowerWaveOps(wave_size),    # wave intrinsics to DPP / permlane / bpermute / readlane
+        DppCombine(),               # fold DPP moves into their VALU consumers (GCNDPPCombine)
+        ConstantFold(),             # the ladders introduce constant lane masks and identities
+        DeadCode(),                 # remove moves the combiner made redundant
+        Uniformity(),               # recompute on the final CFG for the register classes
+        Liveness(),                 # register demand per instruction, peak and hot lines
+    ]
+
+
+def pass_by_name(name: str, wave_size: int, diagnostics: Diagnostics) -> Pass:
+    for candidate in middle_end_passes(wave_size, diagnostics):
+        if candidate.name == name:
+            return candidate
+    known = ", ".join(dict.fromkeys(p.name for p in middle_end_passes(wave_size, diagnostics)))
+    raise KeyError(f"unknown pass '{name}' (known passes: {known})")
+
+
+def run_passes(module: Module, passes: list[Pass], options: Options, diagnostics: Diagnostics,
+               after_pass: Callable[[str, Module], None] | None = None) -> Module:
+    """Run ``passes`` over ``module``, verifying between them when ``options.verify`` is set."""
+    for each in passes:
+        each.run(module)
+        if options.verify:
+            verify(module.function)
+        if after_pass is not None:
+            after_pass(each.name, module)
+        diagnostics.check()
+    return module
+
+
+def lower_program(program: Program, options: Options, diagnostics: Diagnostics) -> Module:
+    """The checked AST as IR; ``[WaveSize(n)]`` overrides the wave-size option."""
+    wave_size = program.wave_size or options.wave_size
+    module = lower(program, wave_size, diagnostics)
+    diagnostics.check()
+    if options.verify:
+        verify(module.function)
+    return module
+
+
+def compile_source(text: str, filename: str, options: Options, diagnostics: Diagnostics,
+                   after_pass: Callable[[str, Module], None] | None = None) -> Module:
+    """Front end, lowering and the middle end: the module every back end starts from."""
+    program = check_source(text, filename, options, diagnostics)
+    module = lower_program(program, options, diagnostics)
+    if after_pass is not None:
+        after_pass("lower", module)
+    passes = middle_end_passes(module.function.wave_size, diagnostics)
+    return run_passes(module, passes, options, diagnostics, after_pass)
+
+
+def compile_file(path: str, options: Options, diagnostics: Diagnostics,
+                 after_pass: Callable[[str, Module], None] | None = None) -> Module:
+    text = read_source(path, diagnostics)
+    return compile_source(text, os.path.normpath(path), options, diagnostics, after_pass)
