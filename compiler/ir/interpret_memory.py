@@ -13,6 +13,10 @@ the binding is a resource array (or, with no binding, when there is one more ope
     lds_atomic T address, value {var, fn}                       cmpxchg: address, compare, value
     scratch_load T address            scratch_store address, value    (per-lane memory)
     cbuffer_load T [dynamic] {buffer, offset}                   (the dynamic bytes are added)
+
+A cbuffer is bytes (bytes-like or a NumPy array), or a ``{byte offset: number or list}``
+dict whose numbers are converted to the loaded type (a list holds consecutive
+components of the loaded element size).
     resource_info uintN [i] {resource, fields}                  buffers: bytes, count, stride
 
 A buffer element's address is ``index * stride + offset``: ``stride`` is the
@@ -36,7 +40,7 @@ import numpy as np
 from ..frontend import hlsl_types as T
 from .lower_globals import tight_size
 from .ops import Op
-from .interpret_values import InterpretError, bytes_of, dtype_of, width_of, zeros
+from .interpret_values import InterpretError, bytes_of, convert, dtype_of, width_of, zeros
 
 # ---------------------------------------------------------------------------------------
 # bytes <-> values
@@ -221,24 +225,27 @@ def scratch_store(m, inst, args, exec_lanes):
     return None
 
 
+def _cbuffer_component(contents: dict, address: int, step: int):
+    """The value at byte ``address`` of a ``{offset: value or list}`` cbuffer (lists hold
+    consecutive ``step``-byte components), 0 when nothing covers it."""
+    if address in contents and not isinstance(contents[address], (list, tuple, np.ndarray)):
+        return contents[address]
+    for start, value in contents.items():
+        if isinstance(value, (list, tuple, np.ndarray)) and start <= address and (address - start) % step == 0:
+            position = (address - start) // step
+            if position < len(value):
+                return value[position]
+    return 0
+
+
 def _cbuffer_read(contents, offset: int, t: T.Type) -> np.ndarray:
     """``t`` at byte ``offset`` of a cbuffer given as bytes or as ``{offset: value}``."""
     if not isinstance(contents, dict):
         loaded = _read(contents, offset, t)
         return loaded if loaded is not None else np.zeros(width_of(t), dtype=dtype_of(t))
-    dtype = dtype_of(t)
     step = bytes_of(t) // width_of(t)
-    components = []
-    for component in range(width_of(t)):
-        key = offset + component * step
-        if key in contents and not isinstance(contents[key], (list, tuple, np.ndarray)):
-            components.append(contents[key])
-        elif offset in contents and isinstance(contents[offset], (list, tuple, np.ndarray)) \
-                and component < len(contents[offset]):
-            components.append(contents[offset][component])
-        else:
-            components.append(0)
-    return np.array(components).astype(dtype)
+    components = [_cbuffer_component(contents, offset + k * step, step) for k in range(width_of(t))]
+    return convert(np.array(components), dtype_of(t))
 
 
 def cbuffer_load(m, inst, args, exec_lanes):

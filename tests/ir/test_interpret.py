@@ -727,6 +727,8 @@ def test_cbuffer_loads_from_a_dict_and_from_bytes():
         }
     """
     from_dict = run(text, cbuffers={"cb": {16: 1.5, 20: 2.5}}, buffers={"out": np.zeros(32, np.float32)})
+    from_list = run(text, cbuffers={"cb": {12: [0, 1, 2.5]}}, buffers={"out": np.zeros(32, np.float32)})
+    assert (from_list.buffers["out"] == 2.5).all()
     raw = np.zeros(8, np.float32)
     raw[5] = 3.5
     from_bytes = run(text, cbuffers={"cb": raw.tobytes()}, buffers={"out": np.zeros(32, np.float32)})
@@ -1143,3 +1145,28 @@ def test_spd_sample_first_wave_writes_true_mip1_and_mip2_texels(wave_size, lower
         assert written.sum() == count
         assert np.allclose(got[written], want[written], rtol=1e-6)
     assert state.barriers >= 1
+
+
+def test_thread_inputs_follow_from_group_index_numthreads_and_group_id():
+    state = run("""
+        resource @out RWStructuredBuffer<uint4> u0 space0
+        func @main numthreads(8, 8, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = thread_input uint3 {which="group_thread_id"}
+          %2 = thread_input uint3 {which="dispatch_thread_id"}
+          %3 = thread_input uint3 {which="group_id"}
+          %4 = const uint {value=32}
+          %5 = sub uint %0, %4
+          %6 = extract uint %1 {index=1}
+          %7 = shuffle uint2 %2 {lanes=[0, 1]}
+          %8 = extract uint %3 {index=0}
+          %9 = construct uint4 %6, %7, %8
+          buffer_store %5, %9 {resource="out"}
+          ret
+        }
+    """, lane_inputs={"group_index": np.arange(32, 64), "group_id": (2, 1, 0)},
+        buffers={"out": np.zeros((32, 4), np.uint32)})
+    index = np.arange(32, 64)
+    expected = np.stack([index // 8, 2 * 8 + index % 8, 1 * 8 + index // 8, np.full(32, 2)], axis=1)
+    assert state.buffers["out"].tolist() == expected.tolist()
