@@ -135,11 +135,7 @@ def identity(builder: Builder, fn: str, type_: T.Type) -> Inst:
         unsigned = T.with_element(type_, T.scalar_of("uint", bits))
         # The IR text has no literal for infinity. Whole-wave, so that every lane
         # (the inactive ones are what set_inactive fills) holds the identity.
-        bits_constant = builder.const(unsigned, pattern)
-        inst = Inst(Op.BITCAST, [bits_constant], type_, {"wwm": True}, builder.coord)
-        builder.block.insert(builder.index, inst)
-        builder.index += 1
-        return inst
+        return builder.emit(Op.BITCAST, [builder.const(unsigned, pattern)], type_, wwm=True)
     if fn in ("sum", "or", "xor"):
         return builder.zero(type_)
     if fn == "product":

@@ -13,7 +13,6 @@ from textwrap import dedent
 import numpy as np
 import pytest
 
-from shc.compiler.frontend import hlsl_types as T
 from shc.compiler.ir.core import Module
 from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import LANE_EXCHANGE, WAVE_OPS, Op
@@ -354,7 +353,7 @@ def test_ballot_family(wave_size, intrinsic, density):
 @pytest.mark.parametrize("wave_size", WAVE_SIZES)
 @pytest.mark.parametrize("in_type", ["int", "float"])
 def test_all_equal(wave_size, in_type):
-    body = f"%9 = wave_all_equal bool %1"
+    body = "%9 = wave_all_equal bool %1"
     few_values = lambda rng: rng.integers(0, 2, wave_size).astype(DTYPES[in_type])
     one_value = lambda rng: np.full(wave_size, 7, dtype=DTYPES[in_type])
     for values in (few_values, one_value):
@@ -496,3 +495,22 @@ def test_golden_wave_active_sum_wave64_uncombined():
           ret
         }
         """)
+
+
+def test_prefix_ladder_shape_wave64():
+    """Shift right by one (row_shr:1, permlanex16 for lane 16/48, writelane for lane 32), the
+    row scan (row_shr 1, 2, 3 of the shifted value, 4 and 8 of the scan), the cross-row carry
+    (permlanex16 of lane 15) and the cross-half carry (readlane 31). No row_bcast on RDNA."""
+    module = lower(kernel(64, '%9 = wave_prefix uint %1 {fn="sum"}'), 64, combine=False)
+    insts = list(module.function.instructions())
+    ctrls = [inst.attrs["ctrl"] for inst in insts if inst.op is Op.DPP16]
+    assert ctrls == ["row_shr:1", "row_shr:1", "row_shr:2", "row_shr:3", "row_shr:4", "row_shr:8"]
+    assert [inst.attrs["selects"][0] for inst in insts if inst.op is Op.PERMLANEX16] == [15, 15]
+    assert [inst.op for inst in insts if inst.op in (Op.READLANE, Op.WRITELANE)] == \
+        [Op.READLANE, Op.WRITELANE, Op.READLANE]
+    ladder = [inst for inst in insts if inst.op not in (Op.CONST, Op.SET_INACTIVE, Op.BUFFER_LOAD, Op.BUFFER_STORE,
+                                                         Op.THREAD_INPUT, Op.RETURN)]
+    assert all(inst.attrs.get("wwm") for inst in ladder)
+    # the sum's identity is 0, so every row_shr move combines
+    combined = lower(kernel(64, '%9 = wave_prefix uint %1 {fn="sum"}'), 64)
+    assert sum("dpp" in inst.attrs for inst in combined.function.instructions()) == 5
