@@ -84,6 +84,7 @@ class Place:
     root: object
     type: T.Type  # the root's type
     steps: list[Step] = field(default_factory=list)
+    walked: tuple | None = field(default=None, repr=False)  # memory places: the address, once
 
     @property
     def result_type(self) -> T.Type:
@@ -170,6 +171,12 @@ class PlaceLowering:
 
     def walk(self, place: Place, coord: Coord) -> tuple[Address, T.Type, list[Step]]:
         """Follow array/struct steps of a memory place: the byte address, leaf type, vector steps."""
+        if place.walked is None:
+            place.walked = self._walk(place, coord)
+        address, leaf, rest = place.walked
+        return Address(address.constant, address.dynamic), leaf, list(rest)
+
+    def _walk(self, place: Place, coord: Coord) -> tuple[Address, T.Type, list[Step]]:
         root = place.root
         address = Address(root.base if isinstance(root, (MemoryRoot, CBufferRoot)) else 0)
         current = place.type

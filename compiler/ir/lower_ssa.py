@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..diagnostics import UNKNOWN, Coord
 from ..frontend import hlsl_types as T
 from .core import Block, Function, Inst
+from .verify import dominators as dominator_sets
 from .ops import Op
 
 _SHAPING = frozenset({Op.CONSTRUCT, Op.EXTRACT, Op.INSERT, Op.SHUFFLE, Op.CONVERT})
@@ -196,23 +197,33 @@ class FunctionBuilder:
             phi.targets.append(pred)
         return self._try_remove_trivial(phi)
 
-    def _trivial_value(self, phi: Inst) -> Inst | None:
-        """The one value a phi merges (ignoring itself and undefined values), or None."""
+    def _trivial_value(self, phi: Inst, dominators: dict | None = None) -> Inst | None:
+        """The one value a phi merges (ignoring the phi itself), or None.
+
+        With ``dominators`` (once the CFG is complete) undefined operands are ignored
+        too, provided the remaining value's definition dominates the phi: then it is
+        a valid choice for the paths that never defined the variable.
+        """
         same = None
+        undefined = []
         for operand in phi.operands:
             operand = self.find(operand)
-            if operand is phi or operand is same or operand in self.undefs:
+            if operand is phi or operand is same:
+                continue
+            if dominators is not None and operand in self.undefs:
+                undefined.append(operand)
                 continue
             if same is not None:
                 return None
             same = operand
         if same is None:
-            undefined = [self.find(op) for op in phi.operands if self.find(op) in self.undefs]
-            same = undefined[0] if undefined else self.undef(phi.type, phi.coord)
+            return undefined[0] if undefined else self.undef(phi.type, phi.coord)
+        if undefined and not _dominates(same, phi.block, dominators):
+            return None
         return same
 
-    def _try_remove_trivial(self, phi: Inst) -> Inst:
-        same = self._trivial_value(phi)
+    def _try_remove_trivial(self, phi: Inst, dominators: dict | None = None) -> Inst:
+        same = self._trivial_value(phi, dominators)
         if same is None:
             return phi
         self.replaced[phi] = same
@@ -224,14 +235,17 @@ class FunctionBuilder:
     def finish(self) -> None:
         """Remove trivial phis to a fixed point, rewrite uses, put constants in the entry."""
         blocks = self.function.blocks
+        dominators = dominator_sets(self.function)
         changed = True
         while changed:
             changed = False
             for block in blocks:
+                if block not in dominators:
+                    continue  # unreachable: left as built
                 for phi in block.phis:
                     phi.operands = [self.find(op) for op in phi.operands]
-                    if self._trivial_value(phi) is not None:
-                        self._try_remove_trivial(phi)
+                    if self._trivial_value(phi, dominators) is not None:
+                        self._try_remove_trivial(phi, dominators)
                         changed = True
         for block in blocks:
             for inst in block.insts:
@@ -280,3 +294,12 @@ def zero_value(type: T.Type):
     """The ``value`` attribute of a zero constant of a scalar or vector type."""
     zero = zero_scalar(type.element)
     return [zero] * type.size if isinstance(type, T.VectorType) else zero
+
+
+def _dominates(value: Inst, block: Block, dominators: dict) -> bool:
+    """Whether ``value`` is defined before ``block`` is entered: in a block strictly
+    dominating it (constants, still waiting for the entry block, always are)."""
+    home = value.block
+    if home is None:
+        return True
+    return home is not block and home in dominators.get(block, ())

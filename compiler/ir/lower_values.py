@@ -184,9 +184,15 @@ class ValueLowering:
         else:
             result = t.fields[index][1]
         result = ir_type(result, coord)
+        while value.op is Op.INSERT and "index" in value.attrs:  # look through inserts
+            if value.attrs["index"] == index:
+                return value.operands[1]
+            value = value.operands[0]
         if self.is_const(value):
             return self.b.const(result, constant_components(value)[index], coord)
         if value.op is Op.CONSTRUCT and len(value.operands) == _parts(t):
+            return value.operands[index]
+        if value.op is Op.CONSTRUCT and all(isinstance(part.type, T.ScalarType) for part in value.operands):
             return value.operands[index]
         return self.b.emit(Op.EXTRACT, [value], result, {"index": index}, coord)
 
