@@ -245,7 +245,6 @@ class _Machine:
                  cbuffers, lds, max_steps: int):
         self.function = module.function
         self.wave_size = wave_size
-        self.launched = exec_mask
         self.exec_mask = exec_mask.copy()  # the mask of the instruction being run (set_inactive reads it)
         self.lane_inputs = default_lane_inputs(self.function, wave_size, lane_inputs)
         self.bindings = {binding.name: binding for binding in module.bindings}
@@ -292,7 +291,7 @@ class _Machine:
         every_lane = np.ones(self.wave_size, dtype=bool)
         # wwm=true turns every lane on; a lane-local SALU op ignores exec altogether (ops that
         # read exec, such as readfirstlane and ballot_mask, still see it)
-        salu = inst in self.scalar and inst.op in _SCALAR_CAPABLE
+        salu = inst in self.scalar and (inst.op in _SCALAR_CAPABLE or inst.op is Op.THREAD_INPUT)
         exec_lanes = every_lane if inst.attrs.get("wwm") or salu else lanes
         self.exec_mask = lanes
         self.step(inst, exec_lanes if inst.attrs.get("wwm") else lanes)
