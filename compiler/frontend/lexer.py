@@ -60,7 +60,8 @@ class Lexer:
         self._template_depth = 0
         self._brace_depth = 0
         self._last_type = ""
-        self._recent: list[lex.LexToken] = []  # the last two tokens handed out
+        self._recent: list[lex.LexToken] = []  # the last three tokens handed out
+        self.last_error = -1  # lexpos of the last invalid character
 
     def input(self, text: str) -> None:
         self.lexer.input(text)
@@ -70,6 +71,7 @@ class Lexer:
         self._brace_depth = 0
         self._last_type = ""
         self._recent = []
+        self.last_error = -1
 
     def token(self) -> lex.LexToken | None:
         if self._pending:
@@ -80,7 +82,7 @@ class Lexer:
                 return None
             tok = self._track_templates(tok)
         self._last_type = tok.type
-        self._recent = [*self._recent[-1:], tok]
+        self._recent = [*self._recent[-2:], tok]
         return tok
 
     def _track_templates(self, tok: lex.LexToken) -> lex.LexToken:
@@ -110,12 +112,16 @@ class Lexer:
         if self._recent and self._recent[-1] is tok:
             self._recent.pop()
 
+    def token_before(self, tok: lex.LexToken | None, back: int = 1) -> lex.LexToken | None:
+        """The token handed out ``back`` tokens before ``tok`` (None: after the last one)."""
+        previous = [t for t in self._recent if t is not tok]
+        return previous[-back] if len(previous) >= back else None
+
     def end_before(self, tok: lex.LexToken | None) -> int:
         """The offset just after the token handed out before ``tok`` (or after the last one)."""
-        previous = [t for t in self._recent if t is not tok]
-        if not previous:
+        last = self.token_before(tok)
+        if last is None:
             return tok.lexpos if tok is not None else 0
-        last = previous[-1]
         return last.lexpos + len(last.value)
 
     @staticmethod
@@ -203,6 +209,7 @@ class Lexer:
     t_SEMI = r";"
 
     def t_error(self, t):
+        self.last_error = t.lexpos
         if t.value[0] == '"':
             self.on_error("missing terminating '\"' character", t.lexpos)
             end = t.value.find("\n")

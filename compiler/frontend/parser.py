@@ -51,7 +51,10 @@ class Parser:
         self.source: Preprocessed | None = None
         self._line_starts: list[int] = [0]
 
-    def parse(self, source: Preprocessed) -> ast.TranslationUnit:
+    def parse(self, source: Preprocessed, diagnostics: Diagnostics | None = None) -> ast.TranslationUnit:
+        """Parse ``source``; ``diagnostics`` replaces the parser's own, so one parser can serve many inputs."""
+        if diagnostics is not None:
+            self.diagnostics = self.errors.diagnostics = diagnostics
         self.source = source
         self.type_names = set()
         text = source.text
@@ -333,10 +336,12 @@ class Parser:
 
     def p_struct_member(self, p):
         """struct_member : declaration
-                         | struct_declaration
-                         | error SEMI"""
-        # A nested struct is hoisted next to the one that contains it.
-        p[0] = _flatten(p[1]) if p[1] is not None else []
+                         | struct_declaration"""
+        p[0] = _flatten(p[1])  # a nested struct is hoisted next to the one that contains it
+
+    def p_struct_member_error(self, p):
+        """struct_member : error SEMI"""
+        p[0] = []
 
     def p_typedef_declaration(self, p):
         """typedef_declaration : TYPEDEF declaration_specifiers typedef_name array_dims_opt SEMI"""

@@ -138,7 +138,7 @@ class _Preprocessor(pcpp.Preprocessor):
         path, line = remap_line(self.line_remaps.get(source, []), source, tok.lineno)
         return Coord(self.files.name(path), line, self.files.column(source, tok.lexpos))
 
-    def _line_coord(self, source: str, line: int, word: str | None = None) -> Coord:
+    def line_coord(self, source: str, line: int, word: str | None = None) -> Coord:
         """A position on ``line``: where ``word(`` is used, else the first non-blank."""
         text = self.files.line_text(source, line)
         match = re.search(rf"\b{re.escape(word)}\s*\(", text) if word else None
@@ -159,7 +159,7 @@ class _Preprocessor(pcpp.Preprocessor):
             coord = self._here()
         else:
             macro = re.match(r"Macro (\w+) ", msg)
-            coord = self._line_coord(file, line, macro.group(1) if macro else None)
+            coord = self.line_coord(file, line, macro.group(1) if macro else None)
         self.diagnostics.error(_error_text(msg), coord)
 
     def on_file_open(self, is_system_include, includepath):
@@ -216,6 +216,8 @@ class _Preprocessor(pcpp.Preprocessor):
                                          else "macro name must be an identifier")]
         elif name in ("if", "elif"):
             self._check_expression(directive, toks)
+        elif name == "pragma" and not toks:
+            toks[:] = [self._placeholder(directive, self.t_ID, "")]  # pcpp reads the first word
         elif name == "include" and not toks:
             self.diagnostics.error("expected \"FILENAME\" or <FILENAME> after #include", self.coord_of(directive))
             raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
@@ -380,7 +382,8 @@ def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
         except CompileError:
             raise
         except RecursionError:
-            pre.diagnostics.error("macro expansion or #include nested too deeply", site)
+            where = pre.line_coord(pre.source, pre.linemacro) if pre.source and pre.linemacro else site
+            pre.diagnostics.error("macro expansion or #include nested too deeply", where)
             break
         except Exception as failure:  # pcpp met input it does not handle
             pre.diagnostics.error(f"preprocessor failure: {type(failure).__name__}", site)

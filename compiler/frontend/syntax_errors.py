@@ -48,6 +48,9 @@ class SyntaxErrors:
         """Report the error at ``tok`` (None: end of input); maybe return a token to continue with."""
         expected = expected_tokens(lr)
         before = self.lexer.end_before(tok)
+        if before <= self.lexer.last_error and (tok is None or self.lexer.last_error < tok.lexpos):
+            # The lexer already reported the character the parser is missing.
+            return self._repair(lr, tok, before, expected)
         if tok is None:
             closer = next((SPELLING[t] for t in CLOSERS if t in expected), None)
             message = f"expected '{closer}'" if closer else describe_expected(expected)
@@ -55,16 +58,33 @@ class SyntaxErrors:
             self.diagnostics.error(message, self.coord_at(before))
             return None
         shown = tok.value if len(tok.value) <= 20 else tok.value[:20] + "..."
+        previous = self.lexer.token_before(tok)
         if getattr(tok, "unmatched", False):
             self.diagnostics.error("extraneous closing brace '}'", self.coord_at(tok.lexpos))
-        elif "INT_CONST" in expected or "SEMI" not in expected:
-            self.diagnostics.error(f"{describe_expected(expected)} before '{shown}'", self.coord_at(tok.lexpos))
-        else:
+        elif tok.type == "ID" and "TYPE_NAME" in expected and "ID" not in expected:
+            self.diagnostics.error(f"unknown type name '{shown}'", self.coord_at(tok.lexpos))
+        elif self._declares_with_unknown_type(tok, previous):
+            self.diagnostics.error(f"unknown type name '{previous.value}'", self.coord_at(previous.lexpos))
+        elif "SEMI" in expected and "INT_CONST" not in expected and previous is not None \
+                and previous.type not in ("SEMI", "LBRACE", "RBRACE"):
             # Like clang, point just past the token the ';' should follow.
             self.diagnostics.error(f"expected ';' before '{shown}'", self.coord_at(before))
-        if "SEMI" in expected and tok.lexpos != self._inserted_at and self._starts_anew(tok, before):
+        else:
+            self.diagnostics.error(f"{describe_expected(expected)} before '{shown}'", self.coord_at(tok.lexpos))
+        return self._repair(lr, tok, before, expected)
+
+    def _repair(self, lr: yacc.LRParser, tok, before: int, expected: set[str]):
+        if tok is not None and "SEMI" in expected and tok.lexpos != self._inserted_at \
+                and self._starts_anew(tok, before):
             return self._insert_semicolon(lr, tok, before)
         return None
+
+    def _declares_with_unknown_type(self, tok, previous) -> bool:
+        """``X y`` at the start of a statement: ``X`` must have been meant as a type."""
+        if tok.type != "ID" or previous is None or previous.type != "ID":
+            return False
+        start = self.lexer.token_before(tok, back=2)
+        return start is None or start.type in ("SEMI", "LBRACE", "RBRACE", "MODIFIER", "LPAREN")
 
     def _starts_anew(self, tok, before: int) -> bool:
         """True if ``tok`` looks like the start of the next statement (a ';' was forgotten)."""
@@ -114,6 +134,8 @@ def describe_expected(expected: set[str]) -> str:
         return "expected expression"
     if expected and expected <= TYPE_START:
         return "expected a type"
+    if "TYPE_NAME" in expected and "TYPEDEF" in expected:
+        return "expected a declaration"
     names = sorted(SPELLING[t] for t in expected if t in SPELLING)
     if names and len(names) <= 3 and len(names) == len(expected):
         return "expected " + " or ".join(f"'{name}'" for name in names)

@@ -2,10 +2,10 @@
 
 PLY's table generation takes about a second; shc builds the tables the first time
 the parser is needed and pickles them into a user cache directory, keyed by a hash
-of the grammar's source and the PLY version, so a changed grammar never reads
-stale tables and an install directory is never written to. Tests can ask for
-fresh tables (``fresh=True``), built with ``optimize=False`` so PLY validates the
-grammar and reports conflicts to ``errorlog``.
+of the grammar (its rules, tokens and precedence) and the PLY version, so a changed
+grammar never reads stale tables and an install directory is never written to.
+Tests can ask for fresh tables (``fresh=True``), built with ``optimize=False`` so
+PLY validates the grammar and reports conflicts to ``errorlog``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ from pathlib import Path
 import ply
 import ply.yacc as yacc
 
-_HERE = Path(__file__).resolve().parent
-_GRAMMAR_FILES = ("parser.py", "lexer.py")
-
 
 def cache_dir() -> Path:
     """Where shc keeps generated files: ``$SHC_CACHE_DIR``, else the user cache directory."""
@@ -32,10 +29,21 @@ def cache_dir() -> Path:
     return Path(base) / "shc"
 
 
-def grammar_key() -> str:
+def grammar_key(grammar: object) -> str:
+    """A hash of everything the tables depend on, taken from the grammar object itself.
+
+    Hashing the loaded grammar rather than the source files means a process
+    that imported an older parser while the files changed on disk can never
+    store its tables under the new grammar's name.
+    """
+    rules = sorted(
+        (getattr(grammar, name).__code__.co_firstlineno, name, getattr(grammar, name).__doc__ or "")
+        for name in dir(grammar) if name.startswith("p_") and name != "p_error"
+    )
     digest = hashlib.sha256(ply.__version__.encode())
-    for name in _GRAMMAR_FILES:
-        digest.update((_HERE / name).read_bytes())
+    for part in (repr(grammar.tokens), repr(grammar.precedence), grammar.start,
+                 repr([(name, doc) for _, name, doc in rules])):
+        digest.update(part.encode())
     return digest.hexdigest()[:16]
 
 
@@ -48,8 +56,8 @@ def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc
     """
     if fresh:
         return yacc.yacc(module=grammar, optimize=False, debug=True, debuglog=yacc.NullLogger(),
-                         write_tables=False, errorlog=errorlog or yacc.PlyLogger(sys.stderr))
-    target = cache_dir() / f"parsetab-{grammar_key()}.pickle"
+                         write_tables=False, errorlog=errorlog or _WarningsOnly(sys.stderr))
+    target = cache_dir() / f"parsetab-{grammar_key(grammar)}.pickle"
     if target.exists():
         try:
             return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False,
@@ -72,3 +80,13 @@ def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc
     except OSError:
         pass
     return parser
+
+
+class _WarningsOnly(yacc.PlyLogger):
+    """PLY's logger without its progress chatter ("Generating LALR tables")."""
+
+    def debug(self, msg, *args, **kwargs):
+        pass
+
+    info = debug
+
