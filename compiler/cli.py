@@ -106,6 +106,80 @@ def check_command(
         print(ast.dump(program.unit))
 
 
+WaveSizeOption = typer.Option(32, "--wave-size", help="Wave size, 32 or 64 ([WaveSize(n)] overrides it).")
+EMITS = ("ir", "ast")
+
+
+@app.command("compile")
+def compile_command(
+    file: str = typer.Argument(..., help="HLSL source file, or an IR text file (.ir) with -p."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    wave_size: int = WaveSizeOption,
+    emit: str = typer.Option("ir", "--emit", help="What to print: " + ", ".join(EMITS) + "."),
+    print_after_all: bool = typer.Option(False, "--print-after-all", help="Print the IR after every pass."),
+    print_after: Optional[List[str]] = typer.Option(None, "--print-after", help="Print the IR after this pass."),
+    passes: Optional[str] = typer.Option(None, "-p", "--passes",
+                                         help="Run these comma-separated passes on an IR file instead."),
+    verify: bool = typer.Option(False, "--verify", help="Run the IR verifier after every pass."),
+) -> None:
+    """Compile a shader through the middle end and print a stage's output."""
+    from .ir.printer import print_module
+    from .pipeline import Options, compile_file
+
+    if emit not in EMITS:
+        fail(f"unknown --emit value '{emit}' (expected one of: {', '.join(EMITS)})")
+    if wave_size not in (32, 64):
+        fail(f"--wave-size must be 32 or 64, not {wave_size}")
+    wanted = set(print_after or [])
+
+    def after(name: str, module) -> None:
+        if print_after_all or name in wanted:
+            print(f"; *** IR after {name} ***")
+            print(print_module(module), end="")
+
+    if passes is not None:
+        module = run_stage(file, lambda diagnostics: run_ir_passes(file, passes, wave_size, verify, diagnostics, after))
+    else:
+        options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []),
+                          wave_size=wave_size, verify=verify)
+        if emit == "ast":
+            from .frontend import ast
+            from .pipeline import check_file
+
+            program = run_stage(file, lambda diagnostics: check_file(file, options, diagnostics))
+            print(ast.dump(program.unit))
+            return
+        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after))
+    print(print_module(module), end="")
+
+
+def run_ir_passes(path: str, names: str, wave_size: int, verify: bool, diagnostics, after):
+    """``-p``: read an IR text file and run the named passes on it."""
+    from .diagnostics import Coord
+    from .ir.reader import ReadError, read_module
+    from .pipeline import Options, pass_by_name, read_source, run_passes
+
+    text = read_source(path, diagnostics)
+    try:
+        module = read_module(text)
+    except ReadError as failure:
+        diagnostics.fatal(f"invalid IR: {failure}", Coord(path, 0, 0))
+    chosen = []
+    for name in [n.strip() for n in names.split(",") if n.strip()]:
+        try:
+            chosen.append(pass_by_name(name, wave_size, diagnostics))
+        except KeyError as failure:
+            diagnostics.fatal(str(failure.args[0]), Coord(path, 0, 0))
+    return run_passes(module, chosen, Options(wave_size=wave_size, verify=verify), diagnostics, after)
+
+
+def fail(message: str) -> None:
+    print(f"shc: error: {message}", file=sys.stderr)
+    raise typer.Exit(EXIT_ERROR)
+
+
 def main() -> None:
     app()
 

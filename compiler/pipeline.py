@@ -121,6 +121,7 @@ def middle_end_passes(wave_size: int, diagnostics: Diagnostics) -> list[Pass]:
         LowerWaveOps(wave_size),    # wave intrinsics to DPP / permlane / bpermute / readlane
         DppCombine(),               # fold DPP moves into their VALU consumers (GCNDPPCombine)
         ConstantFold(),             # the ladders introduce constant lane masks and identities
+        CommonSubexpressions(),     # each ladder makes its own constants and lane-index math
         DeadCode(),                 # remove moves the combiner made redundant
         Uniformity(),               # recompute on the final CFG for the register classes
         Liveness(),                 # register demand per instruction, peak and hot lines

@@ -17,7 +17,9 @@ from .ops import Op
 
 
 class ReadError(Exception):
-    pass
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
 
 
 _OPS = {op.value: op for op in Op}
@@ -63,7 +65,8 @@ class _FunctionReader:
         self.function = Function(name, numthreads=(int(x), int(y), int(z)), wave_size=int(wave))
         self.blocks: dict[str, Block] = {}
         self.values: dict[str, Inst] = {}
-        self.pending: list[tuple[Inst, list[str]]] = []
+        self.pending: list[tuple[Inst, list[str], int]] = []
+        self.line_number = 0
         self.current: Block | None = None
         self.structure: dict[Block, tuple[str, list[str]]] = {}
 
@@ -118,7 +121,7 @@ class _FunctionReader:
                     names.append(token)
                 else:
                     raise ReadError(f"unexpected operand '{token}'")
-        self.pending.append((inst, names))
+        self.pending.append((inst, names, self.line_number))
         if result is not None:
             if result in self.values:
                 raise ReadError(f"value {result} defined twice")
@@ -126,10 +129,10 @@ class _FunctionReader:
         self.current.append(inst)
 
     def finish(self) -> Function:
-        for inst, names in self.pending:
+        for inst, names, line in self.pending:
             for name in names:
                 if name not in self.values:
-                    raise ReadError(f"use of undefined value {name}")
+                    raise ReadError(f"use of undefined value {name}", line)
                 inst.operands.append(self.values[name])
         for block, (kind, names) in self.structure.items():
             block.kind = {"loop": "loop", "selection": "if", "switch_merge": "switch"}[kind]
@@ -154,6 +157,7 @@ def read_module(text: str) -> Module:
             continue
         try:
             if reader is not None:
+                reader.line_number = number
                 if line == "}":
                     function = reader.finish()
                     reader = None
@@ -174,7 +178,7 @@ def read_module(text: str) -> Module:
             else:
                 raise ReadError(f"unexpected line: {line}")
         except ReadError as failure:
-            raise ReadError(f"line {number}: {failure}") from None
+            raise ReadError(f"line {failure.line or number}: {failure}", failure.line or number) from None
     if function is None:
         raise ReadError("no function in the IR text")
     return Module(function, bindings, groupshared, scratch)
