@@ -35,14 +35,17 @@ def ir(source: str) -> str:
 def check_structure(function) -> None:
     """verify() (one terminator per block, phis match predecessors, operands dominate their
     uses) plus the structured-control-flow shape: every conditional branch or switch ends a
-    region header or a loop's continue block, and every loop's continue block branches back."""
+    region header, a loop's continue block, or is a conditional break (a loop condition that
+    needed blocks of its own); every loop's continue block branches back."""
     verify(function)
     continues = {block.cont for block in function.blocks if block.kind == "loop"}
+    merges = {block.merge for block in function.blocks if block.kind == "loop"}
     for block in function.blocks:
         terminators = [inst for inst in block.insts if inst.is_terminator]
         assert len(terminators) == 1 and block.insts[-1] is terminators[0], block.name
         if terminators[0].op in (Op.COND_BR, Op.SWITCH):
-            assert block.kind is not None or block in continues, f"unstructured branch in ^{block.name}"
+            structured = block.kind is not None or block in continues or merges & set(block.successors)
+            assert structured, f"unstructured branch in ^{block.name}"
         if block.kind == "loop":
             assert block in block.cont.successors, f"^{block.cont.name} does not branch back"
     assert sum(inst.op is Op.RETURN for inst in function.instructions()) == 1
@@ -1101,3 +1104,32 @@ def test_a_wave_op_behind_a_short_circuit_runs_only_in_the_lanes_that_reach_it(w
     """
     result = run(source, {"result": np.zeros(wave_size, np.uint32)}, wave_size).buffers["result"]
     assert result.tolist() == [i & 1 for i in range(wave_size)]
+
+
+def test_a_loop_condition_with_control_flow_of_its_own():
+    source = """
+    RWStructuredBuffer<uint> result;
+    bool Less(uint a, uint b)
+    {
+        if (a < b)
+            return true;
+        return false;
+    }
+    [numthreads(64, 1, 1)]
+    void main(uint i : SV_GroupIndex)
+    {
+        uint a, b, total = 0;
+        for (a = 0, b = i; Less(a, b); a++, b--)
+            total += a;
+        result[i] = total;
+    }
+    """
+
+    def expected(i):
+        a, b, total = 0, i, 0
+        while a < b:
+            total, a, b = total + a, a + 1, b - 1
+        return total
+
+    result = run(source, {"result": np.zeros(32, np.uint32)}).buffers["result"]
+    assert result.tolist() == [expected(i) for i in range(32)]
