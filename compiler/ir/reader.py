@@ -46,10 +46,21 @@ def parse_type(text: str) -> T.Type:
 def _parse_attrs(text: str) -> dict:
     body = _ATTR_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2)}":', text)
     body = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", body))
+    # The printer writes non-finite floats as Python spells them; 1e999 reads back as inf.
+    body = re.sub(r"\binf\b", "1e999", re.sub(r"\bnan\b", '"__nan__"', body))
     try:
-        return python_ast.literal_eval("{" + body + "}")
+        attrs = python_ast.literal_eval("{" + body + "}")
     except (ValueError, SyntaxError) as failure:
         raise ReadError(f"bad attributes {{{text}}}: {failure}") from None
+    return {key: _restore_nan(value) for key, value in attrs.items()}
+
+
+def _restore_nan(value):
+    if value == "__nan__":
+        return float("nan")
+    if isinstance(value, list):
+        return [_restore_nan(item) for item in value]
+    return value
 
 
 def _parse_coord(text: str) -> Coord:

@@ -134,8 +134,8 @@ def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
         return _THREAD_INPUTS.get(inst.attrs.get("which"), LANE)
     if op in _WAVE_RESULTS:
         return WAVE
-    if op in _LANE_RESULTS:
-        return LANE
+    if op in _LANE_RESULTS or "dpp" in inst.attrs:
+        return LANE  # a VALU op that reads its operand through DPP sees other lanes' values
     if op is Op.WAVE_READ_LANE_AT:
         return LANE if levels.get(inst.operands[1], GROUP) == LANE else WAVE
     operand_level = max((levels.get(operand, GROUP) for operand in inst.operands), default=GROUP)

@@ -38,7 +38,7 @@ func @main numthreads(64, 1, 1) wave32 {
   %6 = add uint %4, %5
   %7 = const uint {value=4294967295}
   %8 = add uint %7, %1
-  buffer_store %8, %6 {resource="out"}
+  buffer_store %6, %8 {resource="out"}
   ret
 }
 """
@@ -58,7 +58,7 @@ def test_constant_fold_wraps_like_32_bit_hardware():
           %3 = const uint {value=0}
           %4 = add uint %2, %3
           %5 = const uint {value=6}
-          buffer_store %5, %4 {resource="out"}
+          buffer_store %4, %5 {resource="out"}
           ret
         }
     """)
@@ -68,7 +68,7 @@ def test_simplify_removes_add_zero():
     text = run([Simplify(), DeadCode()], ARITH)
     module = read_module(text)
     store = [i for i in module.function.instructions() if i.op.value == "buffer_store"][0]
-    address = store.operands[1]
+    address = store.operands[0]
     assert address.op.value == "add"
     assert address.operands[0].op.value == "thread_input"  # group_index + 6*7; the + 0 is gone
     assert address.operands[1].op.value == "mul"
@@ -84,7 +84,7 @@ def test_float_division_by_zero_folds_to_inf_but_integer_does_not():
           %3 = const int {value=1}
           %4 = const int {value=0}
           %5 = div int %3, %4
-          buffer_store %2, %5 {resource="out"}
+          buffer_store %5, %2 {resource="out"}
           ret
         }
     """)
@@ -102,7 +102,7 @@ def test_vector_fold_and_shuffle():
           %3 = mul float4 %0, %2
           %4 = shuffle float2 %3 {lanes=[3, 0]}
           %5 = const uint {value=0}
-          buffer_store %4, %5 {resource="out"}
+          buffer_store %5, %4 {resource="out"}
           ret
         }
     """)
@@ -121,11 +121,11 @@ func @main numthreads(64, 1, 1) wave32 {
   cond_br %4, ^then, ^end
 ^then:
   %5 = mul uint %0, %1
-  buffer_store %5, %0 {resource="out"}
+  buffer_store %0, %5 {resource="out"}
   br ^end
 ^end:
   %6 = add uint %2, %3
-  buffer_store %6, %0 {resource="out"}
+  buffer_store %0, %6 {resource="out"}
   ret
 }
 """
@@ -145,7 +145,7 @@ def test_cse_does_not_merge_wave_ops():
           %1 = wave_active uint %0 {fn="sum"}
           %2 = wave_active uint %0 {fn="sum"}
           %3 = add uint %1, %2
-          buffer_store %3, %0 {resource="out"}
+          buffer_store %0, %3 {resource="out"}
           ret
         }
     """)
@@ -164,7 +164,7 @@ func @main numthreads(64, 1, 1) wave32 {
   br ^end
 ^end:
   %3 = phi uint [%2, ^then], [%0, ^entry]
-  buffer_store %3, %0 {resource="out"}
+  buffer_store %0, %3 {resource="out"}
   ret
 }
 """
@@ -236,3 +236,18 @@ def test_reader_reports_undefined_values_and_blocks():
         read_module("func @main numthreads(1, 1, 1) wave32 {\n^entry:\n  %0 = add uint %7, %7\n  ret\n}\n")
     with pytest.raises(ReadError, match="undefined block"):
         read_module("func @main numthreads(1, 1, 1) wave32 {\n^entry:\n  br ^nowhere\n}\n")
+
+
+def test_non_finite_constants_round_trip():
+    text = """
+        func @main numthreads(1, 1, 1) wave32 {
+        ^entry:
+          %0 = const float {value=inf}
+          %1 = const float {value=-inf}
+          %2 = const float2 {value=[nan, 1.0]}
+          %3 = const uint {value=0}
+          buffer_store %3, %0 {resource="out"}
+          ret
+        }
+    """
+    assert run([], text) == golden(text)

@@ -148,3 +148,15 @@ def test_loop_with_uniform_exit_keeps_its_counter_uniform():
         }
     """)
     assert result["%3"] == GROUP and result["%4"] == GROUP
+
+
+def test_a_dpp_combined_op_is_divergent_even_on_uniform_operands():
+    result = levels("""
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = cbuffer_load uint {buffer="cb", offset=0}
+          %1 = add uint %0, %0 {bank_mask=15, bound_ctrl=true, dpp="row_shr:1", row_mask=15}
+          ret
+        }
+    """)
+    assert result == {"%0": GROUP, "%1": LANE}  # row_shr:1 gives lane 0 of each row a zero
