@@ -12,7 +12,7 @@ from shc.compiler.ir.from_ast import lower
 from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
-from shc.compiler.ir.verify import verify
+from shc.compiler.ir.verify import reachable, verify
 from shc.compiler.pipeline import Options, check_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -889,6 +889,7 @@ def test_short_circuit_only_when_the_right_side_has_side_effects():
 def test_every_sample_lowers_to_valid_structured_ssa(sample):
     module = lower_source(sample.read_text(), filename=str(sample))
     assert module.function.blocks and module.bindings
+    assert all(inst.coord.line > 0 for inst in module.function.instructions())  # every line is known
 
 
 SPD_VARIANTS = [{}, {"SPD_NO_WAVE_OPERATIONS": "1"}, {"A_HALF": "1"},
@@ -1131,5 +1132,43 @@ def test_a_loop_condition_with_control_flow_of_its_own():
             total, a, b = total + a, a + 1, b - 1
         return total
 
+    result = run(source, {"result": np.zeros(32, np.uint32)}).buffers["result"]
+    assert result.tolist() == [expected(i) for i in range(32)]
+
+
+def test_regions_that_no_path_leaves_keep_an_unreachable_merge():
+    source = """
+    RWStructuredBuffer<uint> result;
+    [numthreads(64, 1, 1)]
+    void main(uint i : SV_GroupIndex)
+    {
+        uint s = 0;
+        for (uint k = 0; k < 10; k++)
+        {
+            s += k;
+            if (s > i) break; else continue;     // if.end is never reached
+        }
+        uint t = 0;
+        for (uint n = 0; n < 4; n++)
+        {
+            switch (n) { case 0: t += 1; continue; default: t += 10; break; }
+            t += 100;
+        }
+        for (;;) { t++; break; }                 // the continue block is never reached
+        result[i] = s + t;
+    }
+    """
+
+    def expected(i):
+        s = 0
+        for k in range(10):
+            s += k
+            if s > i:
+                break
+        return s + 1 + 3 * 110 + 1
+
+    module = lower_source(source)
+    unreachable = {block.name for block in module.function.blocks} - {block.name for block in reachable(module.function)}
+    assert unreachable == {"if.end2", "loop.cont5"}
     result = run(source, {"result": np.zeros(32, np.uint32)}).buffers["result"]
     assert result.tolist() == [expected(i) for i in range(32)]
