@@ -12,6 +12,7 @@ from shc.compiler.ir.from_ast import lower
 from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
+from shc.compiler.ir.reader import read_module
 from shc.compiler.ir.verify import reachable, verify
 from shc.compiler.pipeline import Options, check_source
 
@@ -890,6 +891,8 @@ def test_every_sample_lowers_to_valid_structured_ssa(sample):
     module = lower_source(sample.read_text(), filename=str(sample))
     assert module.function.blocks and module.bindings
     assert all(inst.coord.line > 0 for inst in module.function.instructions())  # every line is known
+    text = print_module(module)
+    assert print_module(read_module(text)) == text  # the text form reads back
 
 
 SPD_VARIANTS = [{}, {"SPD_NO_WAVE_OPERATIONS": "1"}, {"A_HALF": "1"},
