@@ -1175,3 +1175,43 @@ def test_regions_that_no_path_leaves_keep_an_unreachable_merge():
     assert unreachable == {"if.end2", "loop.cont5"}
     result = run(source, {"result": np.zeros(32, np.uint32)}).buffers["result"]
     assert result.tolist() == [expected(i) for i in range(32)]
+
+
+INTRINSICS = """
+RWStructuredBuffer<float4> o;
+RWStructuredBuffer<uint> u;
+[numthreads(64, 1, 1)]
+void main(uint gi : SV_GroupIndex)
+{
+    float x = gi * 0.25;
+    float3 v = float3(x, 1, 2);
+    float s, c;
+    sincos(x, s, c);
+    float ip;
+    float fr = modf(x, ip);
+    float a = clamp(x, 0.5, 2) + saturate(x) + lerp(1, 3, 0.5) + length(v) + distance(v, 0) + dot(v, v)
+            + step(1, x) + degrees(1) + radians(1) + mad(x, 2, 1) + abs(-x) + min(x, 1) + max(x, 2)
+            + sqrt(x) + rsqrt(x + 1) + exp2(x) + log2(x + 1) + floor(x) + ceil(x) + frac(x) + round(x)
+            + trunc(x) + pow(x, 2) + s + c + fr + ip + sign(x) + mul(v, v) + mul(2, x) + fmod(x, 1)
+            + (isnan(x) ? 1 : 0) + (all(v) ? 1 : 0) + (any(v > 5) ? 1 : 0);
+    float3 n = normalize(v) + cross(v, float3(0, 0, 1)) + mul(v, 2);
+    uint bits = countbits(gi) + firstbithigh(gi) + firstbitlow(gi) + reversebits(gi) + asuint(x)
+              + f32tof16(x) + (uint)f16tof32(0x3c00u) + mad(gi, 2u, 1u);
+    int ib = asint(1.0f) + (int)asfloat(0x3f800000u);
+    o[gi] = float4(n, a);
+    u[gi] = bits + ib;
+}
+"""
+
+
+def test_math_and_bit_intrinsics_expand_to_the_right_values():
+    state = run(INTRINSICS, {"o": np.zeros((32, 4), np.float32), "u": np.zeros(32, np.uint32)})
+    # lane 0: x = 0, v = (0, 1, 2). The nonzero terms of a: clamp 0.5, lerp 2, length and
+    # distance sqrt(5) each, dot 5, degrees(1), radians(1), mad 1, max 2, rsqrt 1, exp2 1, cos 1,
+    # mul(v, v) 5.
+    a = 0.5 + 2 + 2 * np.sqrt(5) + 5 + 180 / np.pi + np.pi / 180 + 1 + 2 + 1 + 1 + 1 + 5
+    n = state.buffers["o"][0]
+    assert n[:3] == pytest.approx([1.0, 2 + 1 / np.sqrt(5), 4 + 2 / np.sqrt(5)], rel=1e-6)
+    assert n[3] == pytest.approx(a, rel=1e-6)
+    # firstbithigh(0) = firstbitlow(0) = 0xffffffff, f16tof32(0x3c00) = 1, mad = 1; asint(1.0) + 1
+    assert state.buffers["u"][0] == 0x3F800000 + 1
