@@ -5,3 +5,25 @@ IR, passes, back ends), ``shc.runtime`` runs kernels on a modeled RDNA2 device.
 """
 
 __version__ = "0.1.0"
+
+# The Python API, imported on first use so that ``import shc`` (and ``shc --help``) stays fast.
+_RUNTIME_EXPORTS = {
+    "compile": "kernel", "compile_file": "kernel", "Kernel": "kernel", "Sampler": "kernel",
+    "KernelCompileError": "kernel", "BindingError": "kernel",
+    "DispatchError": "dispatch", "DispatchTimeout": "dispatch",
+}
+
+
+def __getattr__(name: str):
+    module = _RUNTIME_EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'shc' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"shc.runtime.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_RUNTIME_EXPORTS))

@@ -1,0 +1,252 @@
+"""The LLVM side of the runtime: host code generation, one MCJIT engine per kernel, the disk cache.
+
+    obj = compile_object(llvm_ir, "shc_wave")   # kernel + scheduler, optimised, as an object file
+    code = LoadedCode(obj, "shc_wave")          # an MCJIT engine holding it; code.run_groups(...)
+
+``compile_object`` links the code generator's module with the native group
+scheduler (``driver.py``), verifies it, optimises it with LLVM's new pass
+manager at O2 for the host CPU and emits an object file. ``LoadedCode`` loads
+such an object into its own engine (``ExecutionEngine.add_object_file``), so a
+kernel taken from the disk cache never runs LLVM's code generator.
+
+The disk cache (``KernelCache``) follows numba's: an index file per *source key*
+(the source text and name, entry, defines, include directories, wave size, shc
+and LLVM versions, host CPU) lists the compiled variants, each with the files
+the preprocessor read (path and content hash) and the names of its object and
+metadata files. A lookup re-hashes those files, so editing an included header
+is a miss. Every write goes to a temporary file first and is published with
+``os.replace``, so a reader never sees half a file and concurrent writers only
+race to write the same thing. ``CACHE_COUNTERS`` counts hits, misses and code
+generations for tests.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import pickle
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .driver import ENTRY as DRIVER_ENTRY
+from .driver import driver_ir
+
+CACHE_FORMAT = 1  # bump when what the cache stores changes shape
+OPT_LEVEL = 2
+
+_LOCK = threading.RLock()
+_STATE: dict[str, Any] = {}
+
+# What tests read: cache hits and misses, and how often LLVM generated code.
+CACHE_COUNTERS = {"hits": 0, "misses": 0, "stores": 0, "codegen": 0}
+
+
+class JitError(RuntimeError):
+    """LLVM rejected the host module (a code generator bug, not a user error)."""
+
+
+# ---------------------------------------------------------------------------------------
+# LLVM
+# ---------------------------------------------------------------------------------------
+
+
+def _llvm():
+    """llvmlite's binding layer, with the native target initialised once."""
+    with _LOCK:
+        if "llvm" not in _STATE:
+            import llvmlite.binding as llvm
+
+            llvm.initialize_native_target()
+            llvm.initialize_native_asmprinter()
+            _STATE["llvm"] = llvm
+        return _STATE["llvm"]
+
+
+def _target_machine():
+    """A fresh target machine for the host CPU (an engine takes ownership of its own)."""
+    llvm = _llvm()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=_host_features(),
+                                        opt=OPT_LEVEL, codemodel="jitdefault")
+
+
+def _host_features() -> str:
+    with _LOCK:
+        if "features" not in _STATE:
+            _STATE["features"] = _llvm().get_host_cpu_features().flatten()
+        return _STATE["features"]
+
+
+def target_description() -> str:
+    """Everything about the host code that a cached object depends on."""
+    llvm = _llvm()
+    version = ".".join(str(part) for part in llvm.llvm_version_info)
+    return f"llvm {version}; {llvm.get_process_triple()}; {llvm.get_host_cpu_name()}; {_host_features()}"
+
+
+def compile_object(llvm_ir: str, wave_entry: str = "shc_wave") -> bytes:
+    """The kernel's module linked with the scheduler, verified, optimised (O2), as an object file."""
+    llvm = _llvm()
+    with _LOCK:
+        CACHE_COUNTERS["codegen"] += 1
+        try:
+            module = llvm.parse_assembly(llvm_ir)
+            module.link_in(llvm.parse_assembly(driver_ir(wave_entry)))
+            module.verify()
+        except RuntimeError as failure:
+            raise JitError(f"the host module is not valid LLVM IR: {failure}") from failure
+        machine = _target_machine()
+        module.triple = machine.triple
+        module.data_layout = str(machine.target_data)
+        tuning = llvm.create_pipeline_tuning_options(speed_level=OPT_LEVEL)
+        builder = llvm.create_pass_builder(machine, tuning)
+        builder.getModulePassManager().run(module, builder)
+        return machine.emit_object(module)
+
+
+RUN_GROUPS = ctypes.CFUNCTYPE(
+    ctypes.c_int32,
+    ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_int32,
+    ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
+)
+WAVE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+
+
+class LoadedCode:
+    """An object file loaded into its own MCJIT engine; keeps the engine alive."""
+
+    def __init__(self, obj: bytes, wave_entry: str = "shc_wave"):
+        llvm = _llvm()
+        with _LOCK:
+            self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine())
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            self._engine.finalize_object()
+            run_address = self._engine.get_function_address(DRIVER_ENTRY)
+            wave_address = self._engine.get_function_address(wave_entry)
+        if not run_address or not wave_address:
+            raise JitError(f"the object has no '{DRIVER_ENTRY}' or '{wave_entry}' function")
+        # ctypes releases the GIL around foreign calls: workers run in parallel.
+        self.run_groups = RUN_GROUPS(run_address)
+        self.wave = WAVE(wave_address)
+
+
+# ---------------------------------------------------------------------------------------
+# the disk cache
+# ---------------------------------------------------------------------------------------
+
+
+def default_cache_dir() -> Path:
+    """``$SHC_CACHE_DIR`` or ``~/.cache/shc``: the kernels live in its ``kernels/``."""
+    base = os.environ.get("SHC_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "shc")
+    return Path(base) / "kernels"
+
+
+def digest(*parts: Any) -> str:
+    """A stable hash of ``parts`` (strings, numbers, lists, tuples, dicts, None)."""
+    hasher = hashlib.sha256()
+    hasher.update(repr(_canonical(parts)).encode("utf-8"))
+    return hasher.hexdigest()[:40]
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((str(key), _canonical(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_canonical(item) for item in value)
+    return value
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_dependency(path: str) -> str | None:
+    """A dependency's text as the preprocessor reads it, or None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+@dataclass
+class CacheEntry:
+    """One compiled variant: its dependencies, object code and kernel description."""
+
+    dependencies: list[tuple[str, str]]  # (absolute path, sha256 of the text read)
+    obj: bytes
+    info: Any  # kernel.KernelInfo (pickled)
+
+
+@dataclass
+class KernelCache:
+    directory: Path = field(default_factory=default_cache_dir)
+
+    def _index_path(self, key: str) -> Path:
+        return self.directory / f"{key}.index"
+
+    def _load_index(self, key: str) -> list[dict]:
+        try:
+            with open(self._index_path(key), "rb") as handle:
+                index = pickle.load(handle)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+            return []
+        if not isinstance(index, dict) or index.get("format") != CACHE_FORMAT:
+            return []
+        return list(index.get("entries", []))
+
+    def lookup(self, key: str) -> CacheEntry | None:
+        """The variant of ``key`` whose dependencies are unchanged, or None (counted)."""
+        for entry in self._load_index(key):
+            if not all(_unchanged(path, sha) for path, sha in entry["dependencies"]):
+                continue
+            try:
+                obj = (self.directory / entry["object"]).read_bytes()
+                with open(self.directory / entry["info"], "rb") as handle:
+                    info = pickle.load(handle)
+            except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
+                continue
+            CACHE_COUNTERS["hits"] += 1
+            return CacheEntry(entry["dependencies"], obj, info)
+        CACHE_COUNTERS["misses"] += 1
+        return None
+
+    def store(self, key: str, entry: CacheEntry) -> None:
+        """Write the variant's files, then publish it in the key's index (best effort)."""
+        variant = digest(entry.dependencies)[:16]
+        names = {"object": f"{key}-{variant}.o", "info": f"{key}-{variant}.info"}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _atomic_write(self.directory / names["object"], entry.obj)
+            _atomic_write(self.directory / names["info"], pickle.dumps(entry.info, protocol=pickle.HIGHEST_PROTOCOL))
+            entries = [old for old in self._load_index(key) if old.get("object") != names["object"]]
+            entries.append({"dependencies": list(entry.dependencies), **names})
+            index = {"format": CACHE_FORMAT, "entries": entries[-8:]}
+            _atomic_write(self._index_path(key), pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            return  # a read-only or full cache directory only costs speed
+        CACHE_COUNTERS["stores"] += 1
+
+
+def _unchanged(path: str, sha: str) -> bool:
+    text = read_dependency(path)
+    return text is not None and text_hash(text) == sha
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise

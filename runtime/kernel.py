@@ -1,0 +1,378 @@
+"""Kernels from Python: ``shc.compile``, ``shc.compile_file``, ``Kernel`` and ``Sampler``.
+
+    k = shc.compile(source, entry="main", defines={"N": "4"}, include_dirs=None, wave_size=32)
+    k.numthreads, k.bindings, k.ir, k.listing
+    r = k.dispatch((gx, gy, gz), src=a, dst=b, lin=shc.Sampler("linear"), scale=2.0)
+    r.stats
+
+Compiling runs the front end and the middle end (``compiler/pipeline.py``), the
+host code generator (``compiler/backend/host.py``) and LLVM (``jit.py``). The
+result is cached on disk, keyed by everything that decides it: a warm
+``compile`` reads the kernel's description and object code back without
+running the compiler or LLVM (``k.ir`` and ``k.listing`` then compile again,
+lazily, when asked for). A compile error raises ``KernelCompileError`` whose
+text is the formatted diagnostics.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..compiler.diagnostics import CompileError, Diagnostics, SourceCache
+from . import jit
+from .dispatch import DEFAULT_TIMEOUT, DispatchResult
+from .layout import BindingError, CBufferLayout, numpy_dtype
+from .resources import Sampler, bind, binding_category
+
+__all__ = ["BindingError", "BindingInfo", "Kernel", "KernelCompileError", "KernelInfo", "Sampler",
+           "compile", "compile_file"]
+
+SOURCE_NAME = "<source>"
+
+
+class KernelCompileError(CompileError):
+    """A compile error; ``str()`` is the diagnostics as the command line prints them."""
+
+    def __init__(self, diagnostics: list, rendered: str):
+        super().__init__(diagnostics)
+        self.rendered = rendered
+        self.args = (rendered,)
+
+    def __str__(self) -> str:
+        return self.rendered
+
+
+@dataclass(frozen=True)
+class BindingInfo:
+    """A resource the kernel binds, as ``Kernel.bindings`` lists it."""
+
+    name: str
+    kind: str  # "RWStructuredBuffer", "Texture2D", "SamplerState", "cbuffer", ...
+    element: Any  # the element type (hlsl_types), None for byte-address buffers, samplers, cbuffers
+    register: str  # "u0", "t1", "s0", "b0"
+    space: int = 0
+    count: int | None = 1  # a resource array's length (None: unbounded)
+    globally_coherent: bool = False
+
+    @property
+    def element_type(self) -> str | None:
+        return None if self.element is None else str(self.element)
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of one element (buffers), e.g. a structured dtype for a struct."""
+        if self.element is None or binding_category(self.kind) != "buffer":
+            return None
+        return numpy_dtype(self.element)
+
+    def __str__(self) -> str:
+        element = f"<{self.element}>" if self.element is not None else ""
+        count = "" if self.count == 1 else f"[{self.count or ''}]"
+        space = f", space{self.space}" if self.space else ""
+        return f"{self.kind}{element} {self.name}{count} : register({self.register}{space})"
+
+
+class Bindings(tuple):
+    """The kernel's bindings in register order of declaration; also indexable by name."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            for binding in self:
+                if binding.name == key:
+                    return binding
+            raise KeyError(f"the kernel binds no resource named {key!r}")
+        return tuple.__getitem__(self, key)
+
+    def names(self) -> list[str]:
+        return [binding.name for binding in self]
+
+
+@dataclass
+class KernelInfo:
+    """Everything a dispatch needs; what the disk cache keeps next to the object code."""
+
+    entry: str
+    source_file: str
+    numthreads: tuple[int, int, int]
+    wave_size: int
+    bindings: list[BindingInfo]
+    cbuffers: dict[str, CBufferLayout]
+    slots: dict[str, int]  # first resource slot of each binding
+    slot_count: int
+    frame_bytes: int
+    lds_bytes: int
+    scratch_bytes_per_wave: int
+    wave_entry: str = "shc_wave"
+    barriers: dict[int, str] = field(default_factory=dict)  # barrier id -> "file:line:col"
+    declared: frozenset[str] = frozenset()  # every global resource and constant name in the source
+
+    def barrier_coord(self, barrier_id: int) -> str:
+        return self.barriers.get(barrier_id, f"{self.source_file} (barrier {barrier_id})")
+
+
+@dataclass
+class _Source:
+    """How to compile the kernel again (``ir``, ``listing`` of a kernel from the cache)."""
+
+    text: str
+    filename: str
+    entry: str
+    defines: dict[str, str]
+    include_dirs: list[str]
+    wave_size: int
+
+
+class Kernel:
+    """A compiled kernel: its description, its IR (lazily), its host code (loaded lazily)."""
+
+    def __init__(self, info: KernelInfo, obj: bytes, module=None, source: _Source | None = None,
+                 from_cache: bool = False):
+        self.info = info
+        self.object_code = obj
+        self.from_cache = from_cache
+        self._module = module
+        self._source = source
+        self._code: jit.LoadedCode | None = None
+        self._listing: str | None = None
+
+    # -- what the kernel is ---------------------------------------------------------------
+
+    @property
+    def entry(self) -> str:
+        return self.info.entry
+
+    @property
+    def numthreads(self) -> tuple[int, int, int]:
+        return tuple(self.info.numthreads)
+
+    @property
+    def wave_size(self) -> int:
+        return self.info.wave_size
+
+    @property
+    def bindings(self) -> Bindings:
+        return Bindings(self.info.bindings)
+
+    @property
+    def module(self):
+        """The lowered IR module (compiled again if the kernel came from the disk cache)."""
+        if self._module is None:
+            if self._source is None:
+                raise RuntimeError("this kernel was built without its source: no IR to show")
+            self._module, _ = _front_and_middle(self._source, Diagnostics())
+        return self._module
+
+    @property
+    def ir(self) -> str:
+        from ..compiler.ir.printer import print_module
+
+        return print_module(self.module)
+
+    @property
+    def listing(self) -> str:
+        """The RDNA2 listing, when the rdna2 back end provides one."""
+        if self._listing is None:
+            render = _listing_renderer()
+            if render is None:
+                raise NotImplementedError("the RDNA2 listing is not available yet (compiler/backend/rdna2 "
+                                          "has no render_listing)")
+            self._listing = render(self.module)
+        return self._listing
+
+    def __repr__(self) -> str:
+        x, y, z = self.numthreads
+        names = ", ".join(self.bindings.names())
+        return f"<shc.Kernel {self.entry} [numthreads({x}, {y}, {z})] wave{self.wave_size} ({names})>"
+
+    # -- running it -----------------------------------------------------------------------
+
+    def dispatch(self, groups, /, timeout: float | None = DEFAULT_TIMEOUT, threads: int | None = None,
+                 **bindings) -> DispatchResult:
+        """Run ``groups`` = (gx, gy, gz) workgroups; resources and constants by their HLSL names.
+
+        Outputs land in the caller's arrays. ``timeout`` (seconds, None for none)
+        arms the watchdog; ``threads`` host threads run groups (default: the cores).
+        """
+        from . import dispatch as runner
+
+        table = bind(self.info, bindings)
+        code = self._loaded()
+        stats = runner.run(self.info, code, groups, table, timeout=timeout, threads=threads)
+        table.write_back()
+        return DispatchResult(stats)
+
+    def _loaded(self) -> jit.LoadedCode:
+        if self._code is None:
+            self._code = jit.LoadedCode(self.object_code, self.info.wave_entry)
+        return self._code
+
+
+# ---------------------------------------------------------------------------------------
+# compiling
+# ---------------------------------------------------------------------------------------
+
+
+def compile(source_text: str, entry: str = "main", defines: dict | None = None,
+            include_dirs: list | None = None, wave_size: int = 32) -> Kernel:  # noqa: A001 - the API's name
+    """Compile HLSL source text into a ``Kernel`` (cached on disk)."""
+    return _compile(_Source(source_text, SOURCE_NAME, entry, _defines(defines), _dirs(include_dirs), wave_size))
+
+
+def compile_file(path, entry: str = "main", defines: dict | None = None, include_dirs: list | None = None,
+                 wave_size: int = 32) -> Kernel:
+    """Compile an HLSL file into a ``Kernel`` (cached on disk)."""
+    from ..compiler.pipeline import read_source
+
+    diagnostics = Diagnostics()
+    filename = os.path.normpath(os.fspath(path))
+    try:
+        text = read_source(filename, diagnostics)
+    except CompileError as failure:
+        raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
+    return _compile(_Source(text, filename, entry, _defines(defines), _dirs(include_dirs), wave_size))
+
+
+def _defines(defines) -> dict[str, str]:
+    return {str(name): "1" if value is None else str(value) for name, value in (defines or {}).items()}
+
+
+def _dirs(include_dirs) -> list[str]:
+    return [os.fspath(d) for d in include_dirs or []]
+
+
+def _compile(source: _Source) -> Kernel:
+    if source.wave_size not in (32, 64):
+        raise ValueError(f"wave_size must be 32 or 64, not {source.wave_size}")
+    cache = jit.KernelCache()
+    key = _cache_key(source)
+    hit = cache.lookup(key)
+    if hit is not None:
+        return Kernel(hit.info, hit.obj, source=source, from_cache=True)
+    sources = _RecordingSources()
+    diagnostics = Diagnostics(sources=sources)
+    module, program = _front_and_middle(source, diagnostics)
+    host = _build_host(module)
+    info = _kernel_info(module, program, host, source)
+    obj = jit.compile_object(host.llvm_ir, info.wave_entry)
+    cache.store(key, jit.CacheEntry(sources.dependencies(source.filename), obj, info))
+    return Kernel(info, obj, module=module, source=source)
+
+
+def _cache_key(source: _Source) -> str:
+    return jit.digest("shc-kernel", __version__, jit.CACHE_FORMAT, jit.target_description(),
+                      source.text, source.filename, os.path.abspath(source.filename),
+                      source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
+                      source.wave_size)
+
+
+class _RecordingSources(SourceCache):
+    """A SourceCache that remembers every file the preprocessor read (the cache's dependencies)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: dict[str, str] = {}
+
+    def add(self, path: str, text: str) -> None:
+        super().add(path, text)
+        if not path.startswith("<"):
+            self.read.setdefault(os.path.abspath(path), jit.text_hash(text))
+
+    def dependencies(self, main_file: str) -> list[tuple[str, str]]:
+        main = os.path.abspath(main_file)
+        return sorted((path, sha) for path, sha in self.read.items() if path != main)
+
+
+def _front_and_middle(source: _Source, diagnostics: Diagnostics):
+    """The lowered module and the checked program; a compile error becomes ``KernelCompileError``."""
+    from ..compiler.pipeline import Options, check_source, lower_program, middle_end_passes, run_passes
+
+    options = Options(entry=source.entry, defines=dict(source.defines), include_dirs=list(source.include_dirs),
+                      wave_size=source.wave_size)
+    try:
+        program = check_source(source.text, source.filename, options, diagnostics)
+        module = lower_program(program, options, diagnostics)
+        run_passes(module, middle_end_passes(module.function.wave_size, diagnostics), options, diagnostics)
+    except CompileError as failure:
+        raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
+    return module, program
+
+
+def _build_host(module):
+    try:
+        from ..compiler.backend.host import build_host_module
+    except ImportError as failure:
+        raise NotImplementedError("the host code generator (compiler/backend/host.py) is not available yet: "
+                                  "kernels cannot run") from failure
+    return build_host_module(module)
+
+
+def _kernel_info(module, program, host, source: _Source) -> KernelInfo:
+    from ..compiler.ir.ops import Op
+    from .layout import cbuffer_layouts
+
+    bindings = [BindingInfo(b.name, b.kind, b.element, b.register, b.space, b.count, b.globally_coherent)
+                for b in module.bindings]
+    loads: dict[str, list[int]] = {}
+    for inst in module.function.instructions():
+        if inst.op is Op.CBUFFER_LOAD:
+            loads.setdefault(inst.attrs.get("buffer"), []).append(int(inst.attrs.get("offset", 0)))
+    slots, slot_count = _slot_table(host, module.bindings)
+    declared = {decl.name for decl in program.globals if decl.storage in ("resource", "uniform", "cbuffer")}
+    declared |= {member.name for cbuffer in program.cbuffers for member in cbuffer.members}
+    declared |= {cbuffer.name for cbuffer in program.cbuffers}
+    return KernelInfo(
+        entry=source.entry, source_file=source.filename,
+        numthreads=tuple(module.function.numthreads), wave_size=module.function.wave_size,
+        bindings=bindings, cbuffers=cbuffer_layouts(program, module.bindings, loads),
+        slots=slots, slot_count=slot_count,
+        frame_bytes=int(host.frame_bytes), lds_bytes=int(getattr(host, "lds_bytes", module.lds_bytes)),
+        scratch_bytes_per_wave=int(getattr(host, "scratch_bytes_per_wave", 0)),
+        wave_entry=getattr(host, "entry", "shc_wave"), barriers=_barrier_coords(host, module),
+        declared=frozenset(declared),
+    )
+
+
+def _slot_table(host, bindings) -> tuple[dict[str, int], int]:
+    """First slot per binding: the code generator's table, else ``count`` consecutive slots each."""
+    given = getattr(host, "slots", None)
+    if isinstance(given, dict) and given and all(isinstance(v, int) for v in given.values()):
+        slots = dict(given)
+    else:
+        slots, next_slot = {}, 0
+        for binding in bindings:
+            slots[binding.name] = next_slot
+            next_slot += binding.count or 1
+    count_of = {binding.name: binding.count or 1 for binding in bindings}
+    slot_count = max((slots[name] + count_of.get(name, 1) for name in slots), default=0)
+    if isinstance(given, int):
+        slot_count = max(slot_count, given)
+    return slots, slot_count
+
+
+def _barrier_coords(host, module) -> dict[int, str]:
+    """Barrier id -> source position: the code generator's table, else barriers in order from 1."""
+    given = getattr(host, "barriers", None)
+    if isinstance(given, dict):
+        return {int(k): str(v) for k, v in given.items()}
+    from ..compiler.ir.ops import Op
+
+    barriers = [inst for inst in module.function.instructions() if inst.op is Op.BARRIER]
+    return {index: str(inst.coord) for index, inst in enumerate(barriers, start=1)}
+
+
+def _listing_renderer():
+    try:
+        from ..compiler.backend import rdna2
+    except ImportError:
+        return None
+    render = getattr(rdna2, "render_listing", None)
+    if render is None:
+        try:
+            from ..compiler.backend.rdna2 import listing
+        except ImportError:
+            return None
+        render = getattr(listing, "render_listing", None)
+    return render

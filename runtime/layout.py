@@ -1,0 +1,244 @@
+"""HLSL memory layouts seen from NumPy: structured dtypes and constant-buffer packing.
+
+Two layouts, both chosen by AST lowering (``compiler/ir/lower_globals.py``):
+
+- **tight** (structured buffers, groupshared): natural alignment, no padding
+  beyond it. ``numpy_dtype(t)`` is the NumPy dtype of one element laid out so:
+  a struct becomes a structured dtype with the same field offsets and size, a
+  vector a ``(n,)`` sub-array, an HLSL array a sub-array. ``bool`` is 4 bytes.
+- **constant buffer** (``cbuffer``, ``$Globals``, ``ConstantBuffer<S>``): 16-byte
+  rows, a scalar or vector never crosses a row, arrays and structs start on a row
+  and array elements are a row apart. ``cbuffer_layouts`` reads the member
+  offsets lowering chose (``packoffset`` included), and ``pack_cbuffer`` writes
+  Python values into the bytes the kernel reads.
+
+Matrices are laid out as HLSL's default ``column_major``: each column is one
+16-byte row holding ``rows`` components (AST lowering does not accept matrices
+yet; this is the layout it will have to agree with).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..compiler.frontend import hlsl_types as T
+from ..compiler.ir import lower_globals as G
+
+
+class BindingError(TypeError):
+    """A dispatch argument is missing, has the wrong dtype or shape, or names nothing."""
+
+
+_SCALAR_DTYPES = {
+    ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64,
+    ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
+    ("uint", 16): np.uint16, ("uint", 32): np.uint32, ("uint", 64): np.uint64,
+    ("bool", 32): np.uint32,
+}
+
+
+def scalar_dtype(t: T.ScalarType) -> np.dtype:
+    return np.dtype(_SCALAR_DTYPES[(t.kind, t.bits)])
+
+
+def numpy_dtype(t: T.Type) -> np.dtype:
+    """The dtype of one ``t`` in the tight layout (a structured-buffer element)."""
+    if isinstance(t, T.ScalarType):
+        return scalar_dtype(t)
+    if isinstance(t, T.VectorType):
+        return np.dtype((scalar_dtype(t.element), (t.size,)))
+    if isinstance(t, T.MatrixType):
+        return np.dtype((scalar_dtype(t.element), (t.rows, t.cols)))
+    if isinstance(t, T.ArrayType):
+        return np.dtype((numpy_dtype(t.element), (t.size or 0,)))
+    if isinstance(t, T.StructType):
+        return np.dtype({
+            "names": [name for name, _ in t.fields],
+            "formats": [numpy_dtype(field_type) for _, field_type in t.fields],
+            "offsets": G.tight_offsets(t),
+            "itemsize": G.tight_size(t),
+        })
+    raise BindingError(f"type '{t}' has no NumPy layout")
+
+
+def element_shape(t: T.Type) -> tuple[np.dtype, tuple[int, ...]]:
+    """``(base dtype, trailing shape)``: how an array of ``t`` looks as a plain NumPy array.
+
+    A scalar is ``(dtype, ())``, a vector ``(dtype, (n,))``; structs and arrays
+    are one structured element, ``(numpy_dtype(t), ())``.
+    """
+    if isinstance(t, T.ScalarType):
+        return scalar_dtype(t), ()
+    if isinstance(t, T.VectorType):
+        return scalar_dtype(t.element), (t.size,)
+    if isinstance(t, T.MatrixType):
+        return scalar_dtype(t.element), (t.rows, t.cols)
+    return numpy_dtype(t), ()
+
+
+# ---------------------------------------------------------------------------------------
+# constant buffers
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class CBufferField:
+    name: str
+    offset: int
+    type: T.Type
+    required: bool = True  # the kernel reads it; an unread member may be left out
+
+
+@dataclass
+class CBufferLayout:
+    name: str  # the binding's name ("$Globals" for global uniforms)
+    fields: list[CBufferField] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        end = max((f.offset + cbuffer_size(f.type) for f in self.fields), default=0)
+        return G.round_up(max(end, 16), 16)
+
+
+def cbuffer_size(t: T.Type) -> int:
+    """``lower_globals.cbuffer_size``, with matrices."""
+    if isinstance(t, T.MatrixType):
+        return (t.cols - 1) * G.ROW + t.rows * G.scalar_bytes(t.element)
+    if isinstance(t, T.ArrayType):
+        return cbuffer_stride(t) * ((t.size or 1) - 1) + cbuffer_size(t.element)
+    if isinstance(t, T.StructType):
+        offsets = cbuffer_offsets(t)
+        end = offsets[-1] + cbuffer_size(t.fields[-1][1]) if t.fields else 0
+        return G.round_up(end, G.ROW)
+    return G.cbuffer_size(t)
+
+
+def cbuffer_stride(t: T.ArrayType) -> int:
+    return G.round_up(cbuffer_size(t.element), G.ROW)
+
+
+def cbuffer_offsets(t: T.StructType) -> list[int]:
+    """``lower_globals.cbuffer_offsets``, with matrices (which start on a row)."""
+    offsets, offset = [], 0
+    for _, field_type in t.fields:
+        if isinstance(field_type, (T.MatrixType, T.ArrayType, T.StructType)):
+            start = G.round_up(offset, G.ROW)
+        else:
+            start = G.cbuffer_place(offset, field_type)
+        offsets.append(start)
+        offset = start + cbuffer_size(field_type)
+    return offsets
+
+
+def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str, CBufferLayout]:
+    """Each constant-buffer binding's members, at the offsets AST lowering gives them.
+
+    ``loads`` maps a buffer name to the byte offsets the kernel's ``cbuffer_load``
+    instructions start at: a member none of them falls in is not required.
+    """
+    from ..compiler.diagnostics import Diagnostics
+    from ..compiler.ir.lower_scan import ProgramScan
+
+    laid_out = G.layout_globals(program, ProgramScan(program).used, Diagnostics())
+    names = {binding.name for binding in bindings}
+    layouts: dict[str, CBufferLayout] = {}
+    for decl, (buffer, offset) in laid_out.cbuffer_member.items():
+        if buffer not in names:
+            continue
+        member_type = decl.type  # ConstantBuffer<S> name: sema types it as S, at offset 0
+        size = cbuffer_size(member_type)
+        read = any(offset <= start < offset + max(size, 1) for start in loads.get(buffer, []))
+        layouts.setdefault(buffer, CBufferLayout(buffer)).fields.append(
+            CBufferField(decl.name, offset, member_type, read))
+    return layouts
+
+
+def pack_cbuffer(layout: CBufferLayout, values: dict, kernel_names: str = "") -> bytes:
+    """The bytes of ``layout`` with each field taken from ``values`` by name."""
+    data = bytearray(layout.size)
+    for member in layout.fields:
+        if member.name not in values:
+            if member.required:
+                raise BindingError(f"missing constant '{member.name}' ({member.type}, in "
+                                   f"{_buffer_title(layout.name)}): pass {member.name}=...")
+            continue
+        _pack(data, member.offset, member.type, values[member.name], member.name)
+    return bytes(data)
+
+
+def _buffer_title(name: str) -> str:
+    return "the global uniforms" if name == "$Globals" else f"cbuffer '{name}'"
+
+
+def _pack(data: bytearray, offset: int, t: T.Type, value, where: str) -> None:
+    if isinstance(t, T.ScalarType):
+        _put(data, offset, _numbers(value, scalar_dtype(t), (), where, t))
+    elif isinstance(t, T.VectorType):
+        _put(data, offset, _numbers(value, scalar_dtype(t.element), (t.size,), where, t))
+    elif isinstance(t, T.MatrixType):
+        matrix = _numbers(value, scalar_dtype(t.element), (t.rows, t.cols), where, t)
+        for column in range(t.cols):  # column_major: a column per 16-byte row
+            _put(data, offset + column * G.ROW, np.ascontiguousarray(matrix[:, column]))
+    elif isinstance(t, T.ArrayType):
+        items = _sequence(value, t.size, where, t)
+        for index, item in enumerate(items):
+            _pack(data, offset + index * cbuffer_stride(t), t.element, item, f"{where}[{index}]")
+    elif isinstance(t, T.StructType):
+        members = _struct_members(value, t, where)
+        for (name, field_type), field_offset in zip(t.fields, cbuffer_offsets(t)):
+            _pack(data, offset + field_offset, field_type, members[name], f"{where}.{name}")
+    else:
+        raise BindingError(f"'{where}': type '{t}' cannot be set from Python")
+
+
+def _put(data: bytearray, offset: int, array: np.ndarray) -> None:
+    raw = np.ascontiguousarray(array).tobytes()
+    if offset + len(raw) > len(data):
+        data.extend(bytes(offset + len(raw) - len(data)))
+    data[offset:offset + len(raw)] = raw
+
+
+def _numbers(value, dtype: np.dtype, shape: tuple[int, ...], where: str, t: T.Type) -> np.ndarray:
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as failure:
+        raise BindingError(f"'{where}' is {t}: cannot read {type(value).__name__} as numbers") from failure
+    if array.dtype.kind not in "biuf" or array.shape != shape:
+        want = f"shape {shape}" if shape else "a single number"
+        raise BindingError(f"'{where}' is {t}: expected {want}, got "
+                           f"{'shape ' + str(array.shape) if array.ndim else repr(value)}")
+    if np.dtype(dtype).kind in "iu" and array.dtype.kind == "f" and not np.all(array == np.trunc(array)):
+        raise BindingError(f"'{where}' is {t}: expected integers, got {value!r}")
+    with np.errstate(all="ignore"):
+        return array.astype(dtype)
+
+
+def _sequence(value, size: int | None, where: str, t: T.Type) -> list:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__"):
+        raise BindingError(f"'{where}' is {t}: expected a sequence of {size}")
+    items = list(value)
+    if size is not None and len(items) != size:
+        raise BindingError(f"'{where}' is {t}: expected {size} elements, got {len(items)}")
+    return items
+
+
+def _struct_members(value, t: T.StructType, where: str) -> dict:
+    names = [name for name, _ in t.fields]
+    if isinstance(value, np.void) and value.dtype.names:
+        value = {name: value[name] for name in value.dtype.names}
+    elif isinstance(value, (tuple, list)):
+        if len(value) != len(names):
+            raise BindingError(f"'{where}' is struct {t}: expected {len(names)} members, got {len(value)}")
+        value = dict(zip(names, value))
+    if not isinstance(value, dict):
+        raise BindingError(f"'{where}' is struct {t}: expected a dict of {', '.join(names)}")
+    missing = [name for name in names if name not in value]
+    unknown = [name for name in value if name not in names]
+    if missing or unknown:
+        detail = "; ".join(part for part in (
+            f"missing {', '.join(missing)}" if missing else "",
+            f"unknown {', '.join(map(str, unknown))}" if unknown else "") if part)
+        raise BindingError(f"'{where}' is struct {t} ({', '.join(names)}): {detail}")
+    return value
