@@ -140,9 +140,10 @@ class LoadedCode:
 
 
 def default_cache_dir() -> Path:
-    """``$SHC_CACHE_DIR`` or ``~/.cache/shc``: the kernels live in its ``kernels/``."""
-    base = os.environ.get("SHC_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "shc")
-    return Path(base) / "kernels"
+    """The ``kernels/`` folder of shc's cache directory (``$SHC_CACHE_DIR``, else ``~/.cache/shc``)."""
+    from ..compiler.frontend.tables import cache_dir
+
+    return Path(cache_dir()) / "kernels"
 
 
 def digest(*parts: Any) -> str:
@@ -185,7 +186,7 @@ class CacheEntry:
 
 @dataclass
 class KernelCache:
-    directory: Path = field(default_factory=default_cache_dir)
+    directory: Path = field(default_factory=lambda: default_cache_dir())
 
     def _index_path(self, key: str) -> Path:
         return self.directory / f"{key}.index"

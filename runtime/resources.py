@@ -82,6 +82,12 @@ class ResourceTable:
     copies_back: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (caller's, ours)
     textures_back: list[Texture] = field(default_factory=list)
 
+    def slot_bytes(self, slot: int) -> bytes:
+        """What slot ``slot`` points at (tests and debugging)."""
+        import ctypes
+
+        return ctypes.string_at(int(self.pointers[slot]), int(self.sizes[slot]))
+
     def write_back(self) -> None:
         for target, ours in self.copies_back:
             target[...] = ours

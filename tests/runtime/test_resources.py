@@ -1,0 +1,290 @@
+"""Binding NumPy arrays and Python values to a kernel's slots: validation, layouts, conversions.
+
+These run without the host code generator: kernels are compiled through the real
+front and middle end, with a stand-in host module (``hand_kernels.fake_host``).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+
+import numpy as np
+import pytest
+
+import shc
+from shc.compiler.frontend import hlsl_types as T
+from shc.runtime import jit
+from shc.runtime import kernel as kernel_module
+from shc.runtime.abi import META_FIELDS, META_INTS, ResourceKind
+from shc.runtime.layout import BindingError, numpy_dtype
+from shc.runtime.resources import Sampler, bind
+from shc.runtime.textures import bind_texture
+
+sys.path.insert(0, os.path.dirname(__file__))
+import hand_kernels  # noqa: E402
+
+SOURCE = r"""
+struct S { float x; uint2 y; };
+cbuffer Params : register(b0) { float a; float3 b; float c; int2 d; float e[2]; S s; float unused; };
+float scale;
+StructuredBuffer<S> items;
+RWStructuredBuffer<float4> out4;
+Texture2D<float4> tex;
+RWTexture2D<float> rw;
+SamplerState lin;
+ByteAddressBuffer raw;
+Texture2D<float> arr[3];
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    S it = items[id.x];
+    float4 t = tex.SampleLevel(lin, float2(0.5, 0.5), 0);
+    out4[id.x] = float4(a, b.y, c + e[id.x & 1] + s.x + d.x, scale) + t + it.x + arr[id.x % 3].Load(int3(0, 0, 0));
+    rw[uint2(id.x, 0)] = raw.Load(id.x * 4);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """SOURCE compiled with a do-nothing host module, in a private cache."""
+    patch = pytest.MonkeyPatch()
+    cache = tmp_path_factory.mktemp("fake-kernels")
+    patch.setattr(kernel_module, "_build_host", hand_kernels.fake_host)
+    patch.setattr(jit, "default_cache_dir", lambda: cache)
+    try:
+        yield shc.compile(SOURCE)
+    finally:
+        patch.undo()
+
+
+def arguments(kernel):
+    item = np.zeros(8, kernel.bindings["items"].dtype)
+    return dict(
+        a=1.0, b=(2.0, 3.0, 4.0), c=5.0, d=(6, -7), e=[8.0, 9.0], s={"x": 10.0, "y": (11, 12)}, scale=0.5,
+        items=item, out4=np.zeros((64, 4), np.float32), tex=np.zeros((4, 4, 4), np.float32),
+        rw=np.zeros((1, 64), np.float32), lin=Sampler("linear", "wrap"), raw=np.zeros(64, np.uint32),
+        arr=[np.zeros((2, 2), np.float32) for _ in range(3)],
+    )
+
+
+def meta(table, slot: int, name: str) -> int:
+    return int(table.meta[slot * META_INTS + META_FIELDS.index(name)])
+
+
+def test_bindings_describe_each_resource(kernel):
+    names = kernel.bindings.names()
+    assert names == ["$Globals", "Params", "items", "out4", "tex", "rw", "lin", "raw", "arr"]
+    out4 = kernel.bindings["out4"]
+    assert (out4.kind, str(out4.element), out4.register, out4.space) == ("RWStructuredBuffer", "float4", "u0", 0)
+    assert kernel.bindings["arr"].count == 3
+    assert str(kernel.bindings["items"]) == "StructuredBuffer<S> items : register(t0)"
+    assert out4.dtype == np.dtype((np.float32, (4,)))
+
+
+def test_struct_dtype_follows_the_tight_layout():
+    struct = T.StructType("P", (("h", T.HALF), ("f", T.FLOAT), ("v", T.VectorType(T.HALF, 3)), ("u", T.UINT16)))
+    dtype = numpy_dtype(struct)
+    assert [dtype.fields[name][1] for name in ("h", "f", "v", "u")] == [0, 4, 8, 14]
+    assert dtype.itemsize == 16
+
+
+def test_cbuffer_members_are_packed_at_hlsl_offsets(kernel):
+    table = bind(kernel.info, arguments(kernel))
+    params = table.slot_bytes(kernel.info.slots["Params"])
+    assert len(params) == 96
+    floats = lambda offset, n: struct.unpack_from(f"<{n}f", params, offset)  # noqa: E731
+    assert floats(0, 4) == (1.0, 2.0, 3.0, 4.0)  # a, then b packed into the same row
+    assert floats(16, 1) == (5.0,) and struct.unpack_from("<2i", params, 20) == (6, -7)
+    assert floats(32, 1) == (8.0,) and floats(48, 1) == (9.0,)  # array elements a row apart
+    assert floats(64, 1) == (10.0,) and struct.unpack_from("<2I", params, 68) == (11, 12)
+    assert struct.unpack_from("<f", table.slot_bytes(kernel.info.slots["$Globals"]))[0] == 0.5
+    assert meta(table, kernel.info.slots["Params"], "kind") == ResourceKind.CBUFFER
+
+
+def test_a_whole_cbuffer_by_name(kernel):
+    values = arguments(kernel)
+    for name in ("a", "b", "c", "d", "e", "s"):
+        del values[name]
+    values["Params"] = {"a": 1.0, "b": (0, 0, 0), "c": 2.0, "d": (0, 0), "e": [0, 0], "s": (3.0, (0, 0))}
+    params = bind(kernel.info, values).slot_bytes(kernel.info.slots["Params"])
+    assert struct.unpack_from("<f", params, 16)[0] == 2.0 and struct.unpack_from("<f", params, 64)[0] == 3.0
+    values["Params"] = bytes(range(96))
+    assert bind(kernel.info, values).slot_bytes(kernel.info.slots["Params"]) == bytes(range(96))
+
+
+def test_unread_members_may_be_left_out_but_read_ones_may_not(kernel):
+    values = arguments(kernel)
+    bind(kernel.info, values)  # 'unused' was never given
+    del values["c"]
+    with pytest.raises(BindingError, match=r"missing constant 'c' \(float, in cbuffer 'Params'\)"):
+        bind(kernel.info, values)
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("b", (1.0, 2.0), r"'b' is float3: expected shape \(3,\), got shape \(2,\)"),
+    ("d", (1.5, 2), r"'d' is int2: expected integers"),
+    ("e", [1.0], r"'e' is float\[2\]: expected 2 elements, got 1"),
+    ("s", {"x": 1.0}, r"'s' is struct S \(x, y\): missing y"),
+    ("a", "one", r"'a' is float"),
+])
+def test_bad_constants_are_named(kernel, name, value, message):
+    values = arguments(kernel)
+    values[name] = value
+    with pytest.raises(BindingError, match=message):
+        bind(kernel.info, values)
+
+
+def test_missing_resource_names_it_and_what_is_expected(kernel):
+    values = arguments(kernel)
+    del values["out4"]
+    with pytest.raises(BindingError, match=r"missing resource 'out4' \(RWStructuredBuffer<float4> at u0\): "
+                                           r"pass out4=a float32 array of shape \(N, 4\)"):
+        bind(kernel.info, values)
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("out4", np.zeros((64, 4), np.float64), r"'out4' \(RWStructuredBuffer<float4> at u0\): expected float32 "
+                                            r"elements, got float64"),
+    ("out4", np.zeros((64, 3), np.float32), r"expected shape \(N, 4\) \(the float4 components as the last axis\)"),
+    ("items", np.zeros(8, np.float32), r"expected a structured array of dtype .*Kernel.bindings\['items'\].dtype"),
+    ("raw", np.zeros(8, np.float32), r"'raw' \(ByteAddressBuffer at t2\): expected a uint32 or uint8 array"),
+    ("lin", "linear", r"'lin' \(SamplerState at s0\): expected shc.Sampler"),
+    ("arr", [np.zeros((2, 2), np.float32)] * 2, r"'arr' is a resource array of 3: got a list of 2"),
+    ("tex", np.zeros((4, 4, 5), np.float32), r"texture 'tex' \(Texture2D\): expected an array of shape \(H, W, C\)"),
+    ("tex", np.zeros((4, 4, 4), np.uint32), r"a float texture is float32, float16, uint8 \(UNORM\)"),
+    ("out4", [np.zeros((64, 4), np.float32)], r"'out4' is one RWStructuredBuffer, not a resource array"),
+])
+def test_wrong_arrays_are_named(kernel, name, value, message):
+    values = arguments(kernel)
+    values[name] = value
+    with pytest.raises(BindingError, match=message):
+        bind(kernel.info, values)
+
+
+def test_read_only_array_for_a_uav(kernel):
+    values = arguments(kernel)
+    values["out4"].flags.writeable = False
+    with pytest.raises(BindingError, match="written by the kernel: the array is read-only"):
+        bind(kernel.info, values)
+
+
+def test_unknown_names_are_typos(kernel):
+    values = arguments(kernel)
+    values["out"] = np.zeros(4, np.float32)
+    with pytest.raises(BindingError, match=r"no resource or constant named 'out' \(it binds: .*out4"):
+        bind(kernel.info, values)
+
+
+def test_declared_but_unused_names_are_accepted(kernel):
+    values = arguments(kernel)
+    values["unused"] = 3.0
+    bind(kernel.info, values)
+
+
+def test_buffers_are_used_in_place_unless_they_cannot_be(kernel):
+    values = arguments(kernel)
+    table = bind(kernel.info, values)
+    assert int(table.pointers[kernel.info.slots["out4"]]) == values["out4"].ctypes.data
+    strided = np.zeros((128, 4), np.float32)[::2]
+    values["out4"] = strided
+    table = bind(kernel.info, values)
+    assert int(table.pointers[kernel.info.slots["out4"]]) != strided.ctypes.data
+    assert table.copies_back and table.copies_back[0][0] is strided
+
+
+def test_buffer_meta_gives_stride_and_count(kernel):
+    table = bind(kernel.info, arguments(kernel))
+    items = kernel.info.slots["items"]
+    assert (meta(table, items, "kind"), meta(table, items, "stride"), meta(table, items, "width")) == \
+        (ResourceKind.BUFFER, 12, 8)
+    raw = kernel.info.slots["raw"]
+    assert meta(table, raw, "kind") == ResourceKind.BYTE_ADDRESS and table.sizes[raw] == 256
+
+
+def test_sampler_slot_holds_its_border_and_modes(kernel):
+    values = arguments(kernel)
+    values["lin"] = Sampler(filter="linear", address="border", border=(1, 0.5, 0, 1))
+    table = bind(kernel.info, values)
+    slot = kernel.info.slots["lin"]
+    assert struct.unpack("<4f", table.slot_bytes(slot)) == (1.0, 0.5, 0.0, 1.0)
+    assert (meta(table, slot, "filter"), meta(table, slot, "address")) == (1, 3)
+    with pytest.raises(ValueError, match="filter must be one of point, linear"):
+        Sampler(filter="cubic")
+    with pytest.raises(ValueError, match="address must be one of clamp, wrap, mirror, border"):
+        Sampler(address="repeat")
+
+
+def test_texture_slots_and_mip_offsets(kernel):
+    values = arguments(kernel)
+    values["tex"] = [np.zeros((8, 4, 4), np.float32), np.zeros((4, 2, 4), np.float32), np.zeros((2, 1, 4), np.float32)]
+    table = bind(kernel.info, values)
+    slot = kernel.info.slots["tex"]
+    assert [meta(table, slot, name) for name in ("kind", "stride", "width", "height", "depth", "mips")] == \
+        [ResourceKind.TEXTURE, 16, 4, 8, 1, 3]
+    start = meta(table, slot, "mip_offsets")
+    assert list(table.meta[start:start + 3]) == [0, 32, 40]
+    assert table.sizes[slot] == (32 + 8 + 2) * 16
+    values["tex"] = [np.zeros((8, 4, 4), np.float32), np.zeros((4, 4, 4), np.float32)]
+    with pytest.raises(BindingError, match=r"mip 1 should be float32 of shape \(4, 2, 4\)"):
+        bind(kernel.info, values)
+
+
+def test_resource_array_elements_get_consecutive_slots(kernel):
+    values = arguments(kernel)
+    values["arr"] = [np.full((2, 2), i, np.float32) for i in range(2)] + [None]
+    table = bind(kernel.info, values)
+    first = kernel.info.slots["arr"]
+    texels = np.frombuffer(table.slot_bytes(first + 1), np.float32).reshape(-1, 4)
+    assert np.array_equal(texels, np.tile([1, 0, 0, 1], (4, 1)))
+    assert table.sizes[first + 2] == 0
+
+
+# -- texture formats --------------------------------------------------------------------
+
+
+def test_unorm8_is_scaled_and_missing_channels_are_0001():
+    image = np.array([[[0, 255], [128, 1]]], np.uint8)  # (1, 2, 2): two channels
+    texture = bind_texture("t", "Texture2D", T.VectorType(T.FLOAT, 4), image)
+    assert texture.texels.dtype == np.float32 and texture.texels.shape == (2, 4)
+    assert np.allclose(texture.texels, [[0, 1, 0, 1], [128 / 255, 1 / 255, 0, 1]])
+
+
+def test_writes_go_back_in_the_callers_format():
+    image = np.zeros((1, 4, 1), np.uint8)
+    texture = bind_texture("t", "RWTexture2D", T.FLOAT, image)
+    texture.texels[:, 0] = [0.5, 1.7, -3.0, np.nan]
+    texture.write_back()
+    assert image[0, :, 0].tolist() == [128, 255, 0, 0]
+    half = np.zeros((2, 2), np.float16)
+    texture = bind_texture("h", "RWTexture2D", T.HALF, half)
+    texture.texels[:, 0] = [1 + 2 ** -11, 1 + 3 * 2 ** -11, 65520.0, 1 / 3]
+    texture.write_back()
+    assert half.ravel().tolist() == [1.0, 1 + 2 ** -9, np.inf, np.float16(1 / 3)]
+
+
+def test_integer_textures_keep_integers_and_saturate_narrow_formats():
+    image = np.array([[[1, 2], [250, 3]]], np.uint8)
+    texture = bind_texture("t", "RWTexture2D", T.VectorType(T.UINT, 2), image)
+    assert texture.texels.dtype == np.uint32 and texture.texels[1].tolist() == [250, 3, 0, 1]
+    texture.texels[0, :2] = [300, 7]
+    texture.write_back()
+    assert image[0, 0].tolist() == [255, 7]
+
+
+def test_float32_rgba_is_used_in_place():
+    image = np.zeros((4, 4, 4), np.float32)
+    texture = bind_texture("t", "RWTexture2D", T.VectorType(T.FLOAT, 4), image)
+    assert texture.texels.ctypes.data == image.ctypes.data and texture.source is None
+
+
+def test_array_and_cube_shapes():
+    array = bind_texture("a", "Texture2DArray", T.FLOAT, np.zeros((3, 4, 8, 1), np.float32))
+    assert (array.width, array.height, array.depth) == (8, 4, 3)
+    cube = bind_texture("c", "TextureCube", T.FLOAT, np.zeros((6, 4, 4), np.float32))
+    assert cube.depth == 6
+    with pytest.raises(BindingError, match=r"a cube is \(6, H, W, C\), got 5 faces"):
+        bind_texture("c", "TextureCube", T.FLOAT, np.zeros((5, 4, 4), np.float32))
+    with pytest.raises(BindingError, match="a writable texture has one level"):
+        bind_texture("w", "RWTexture2D", T.FLOAT, [np.zeros((2, 2), np.float32)] * 2)
