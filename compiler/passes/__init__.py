@@ -19,9 +19,16 @@ class Pass:
 
 
 def replace_all_uses(function: Function, old: Inst, new: Inst) -> None:
+    replace_uses(function, {old: new})
+
+
+def replace_uses(function: Function, mapping: dict[Inst, Inst]) -> None:
+    """Rewrite every operand found in ``mapping`` in one walk over the function."""
+    if not mapping:
+        return
     for inst in function.instructions():
-        if old in inst.operands:
-            inst.replace_operand(old, new)
+        if not mapping.keys().isdisjoint(inst.operands):
+            inst.operands = [mapping.get(operand, operand) for operand in inst.operands]
 
 
 def make_constant(inst: Inst, value) -> None:

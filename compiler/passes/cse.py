@@ -8,7 +8,7 @@ left alone: their results depend on memory or on which lanes are active.
 
 from __future__ import annotations
 
-from . import Pass, replace_all_uses
+from . import Pass, replace_uses
 from ..ir.core import Module
 from ..ir.ops import COMMUTATIVE, PURE
 from ..ir.verify import dominators, reachable
@@ -34,9 +34,10 @@ class CommonSubexpressions(Pass):
                     available.setdefault(key, []).append(inst)
                 else:
                     replaced.append((inst, earlier))
-        for inst, earlier in replaced:
-            replace_all_uses(function, inst, earlier)
-            inst.block.insts.remove(inst)
+        mapping = dict(replaced)
+        replace_uses(function, mapping)
+        for block in function.blocks:
+            block.insts = [inst for inst in block.insts if inst not in mapping]
 
 
 def _key(inst) -> tuple:

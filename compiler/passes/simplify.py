@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import Pass, make_constant, replace_all_uses
+from . import Pass, replace_uses
 from .constants import constant_array
 from ..ir.core import Function, Inst, Module
 from ..ir.ops import Op
@@ -40,11 +40,19 @@ class Simplify(Pass):
 
     def run(self, module: Module) -> None:
         function = module.function
-        for inst in list(function.instructions()):
+        mapping = {}
+        for inst in function.instructions():
             replacement = self.identity(inst)
             if replacement is not None and replacement is not inst:
-                replace_all_uses(function, inst, replacement)
-                inst.block.insts.remove(inst)
+                mapping[inst] = mapping.get(replacement, replacement)
+        # a replacement may itself have been replaced (x + 0 + 0): follow the chain
+        for inst, replacement in mapping.items():
+            while replacement in mapping:
+                replacement = mapping[replacement]
+            mapping[inst] = replacement
+        replace_uses(function, mapping)
+        for block in function.blocks:
+            block.insts = [inst for inst in block.insts if inst not in mapping]
         for block in function.blocks:
             term = block.terminator
             if term is not None and term.op is Op.COND_BR:

@@ -110,22 +110,44 @@ class Uniformity(Pass):
 def analyze(function: Function) -> UniformityInfo:
     levels: dict[Inst, int] = {}
     block_levels: dict[Block, int] = {block: GROUP for block in function.blocks}
+    regions = Regions(function)
     changed = True
     while changed:
         changed = False
-        control = _control_levels(function, levels)
+        control = _control_levels(function, levels, regions)
+        merges = _merge_levels(function, levels, regions)
         for block in function.blocks:
             if control.get(block, GROUP) > block_levels[block]:
                 block_levels[block] = control[block]
                 changed = True
-            merge_level = _merge_levels(function, levels).get(block, GROUP)
+            merge_level = merges.get(block, GROUP)
             for inst in block.insts:
                 new = _level_of(inst, levels, merge_level)
                 if new > levels.get(inst, -1):
                     levels[inst] = new
                     changed = True
-        changed = _temporal_divergence(function, levels) or changed
+        changed = _temporal_divergence(function, levels, regions) or changed
     return UniformityInfo(levels, block_levels)
+
+
+class Regions:
+    """Each structured header's region and exiting blocks, computed once per analysis."""
+
+    def __init__(self, function: Function):
+        self.body: dict[Block, set[Block]] = {}
+        self.exits: dict[Block, list[Block]] = {}
+        for block in function.blocks:
+            if block.kind is None:
+                continue
+            body = region(block, block.merge)
+            self.body[block] = body
+            if block.kind == "loop":
+                members = body | {block}
+                self.exits[block] = [m for m in members if block.merge in m.successors]
+                self.exits[block].sort(key=function.blocks.index)
+
+    def loop_exit_level(self, levels: dict[Inst, int], header: Block) -> int:
+        return max((_condition_level(levels, member) for member in self.exits[header]), default=GROUP)
 
 
 def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
@@ -144,70 +166,57 @@ def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
     return operand_level
 
 
-def _control_levels(function: Function, levels: dict[Inst, int]) -> dict[Block, int]:
+def _control_levels(function: Function, levels: dict[Inst, int], regions: Regions) -> dict[Block, int]:
     """For each block, the most varying branch condition that decides whether it runs."""
     control: dict[Block, int] = {}
-    for block in function.blocks:
-        if block.kind in ("if", "switch"):
-            level = _condition_level(levels, block)
-            for member in region(block, block.merge):
-                control[member] = max(control.get(member, GROUP), level)
-        elif block.kind == "loop":
-            body = region(block, block.merge)
-            level = max((_condition_level(levels, member) for member in body | {block}
-                         if block.merge in member.successors), default=GROUP)
-            for member in body:
-                control[member] = max(control.get(member, GROUP), level)
+    for header, body in regions.body.items():
+        if header.kind == "loop":
+            level = regions.loop_exit_level(levels, header)
+        else:
+            level = _condition_level(levels, header)
+        for member in body:
+            control[member] = max(control.get(member, GROUP), level)
     # nested regions inherit the level of the region around them
-    for block in function.blocks:
-        if block.kind is not None:
-            outer = control.get(block, GROUP)
-            for member in region(block, block.merge):
-                control[member] = max(control.get(member, GROUP), outer)
+    for header, body in regions.body.items():
+        outer = control.get(header, GROUP)
+        for member in body:
+            control[member] = max(control.get(member, GROUP), outer)
     return control
 
 
-def _merge_levels(function: Function, levels: dict[Inst, int]) -> dict[Block, int]:
+def _merge_levels(function: Function, levels: dict[Inst, int], regions: Regions) -> dict[Block, int]:
     """How varying the choice of incoming edge is for the phis of each merge block."""
     merges: dict[Block, int] = {}
-    for block in function.blocks:
-        if block.merge is None:
-            continue
-        if block.kind == "loop":
-            body = region(block, block.merge) | {block}
-            level = max((_condition_level(levels, member) for member in body
-                         if block.merge in member.successors), default=GROUP)
-            merges[block] = max(merges.get(block, GROUP), _loop_header_level(levels, block, body))
+    for header, body in regions.body.items():
+        if header.kind == "loop":
+            level = regions.loop_exit_level(levels, header)
+            # Header phis vary when lanes leave the body at different iterations.
+            back = max((_condition_level(levels, member) for member in body | {header}
+                        if header in member.successors), default=GROUP)
+            merges[header] = max(merges.get(header, GROUP), level, back)
         else:
-            level = _condition_level(levels, block)
-        merges[block.merge] = max(merges.get(block.merge, GROUP), level)
+            level = _condition_level(levels, header)
+        merges[header.merge] = max(merges.get(header.merge, GROUP), level)
     return merges
 
 
-def _loop_header_level(levels: dict[Inst, int], header: Block, body: set[Block]) -> int:
-    """Header phis vary when lanes can leave the body at different iterations (continue, exits)."""
-    return max((_condition_level(levels, member) for member in body
-                if header in member.successors or header.merge in member.successors), default=GROUP)
-
-
-def _temporal_divergence(function: Function, levels: dict[Inst, int]) -> bool:
+def _temporal_divergence(function: Function, levels: dict[Inst, int], regions: Regions) -> bool:
     """Values defined in a loop with varying exits are varying where used after the loop."""
     changed = False
-    for header in function.blocks:
+    outside_uses: dict[Block, set[Inst]] = {}
+    for header, body in regions.body.items():
         if header.kind != "loop":
             continue
-        body = region(header, header.merge) | {header}
-        exit_level = max((_condition_level(levels, member) for member in body
-                          if header.merge in member.successors), default=GROUP)
+        exit_level = regions.loop_exit_level(levels, header)
         if exit_level == GROUP:
             continue
-        for member in body:
+        members = body | {header}
+        if header not in outside_uses:
+            outside_uses[header] = {operand for block in function.blocks if block not in members
+                                    for user in block.insts for operand in user.operands}
+        for member in members:
             for inst in member.insts:
-                if levels.get(inst, GROUP) < exit_level and _used_outside(function, inst, body):
+                if levels.get(inst, GROUP) < exit_level and inst in outside_uses[header]:
                     levels[inst] = exit_level
                     changed = True
     return changed
-
-
-def _used_outside(function: Function, inst: Inst, body: set[Block]) -> bool:
-    return any(inst in user.operands for block in function.blocks if block not in body for user in block.insts)
