@@ -175,6 +175,38 @@ def run_ir_passes(path: str, names: str, wave_size: int, verify: bool, diagnosti
     return run_passes(module, chosen, Options(wave_size=wave_size, verify=verify), diagnostics, after)
 
 
+@app.command("run")
+def run_command(
+    file: str = typer.Argument(..., help="HLSL source file."),
+    groups: str = typer.Option("1,1,1", "--groups", help="Workgroups to dispatch: X,Y,Z."),
+    input: Optional[List[str]] = typer.Option(None, "--input", help="Bind a resource: NAME=FILE.npy."),
+    output: Optional[List[str]] = typer.Option(None, "--output", help="Save a resource after the run: NAME=FILE.npy."),
+    constant: Optional[List[str]] = typer.Option(None, "--set", help="Set a constant: NAME=VALUE (a vector: 1,2,3)."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    wave_size: int = WaveSizeOption,
+    timeout: float = typer.Option(10.0, "--timeout", help="Stop the kernel after this many seconds."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Host threads (default: one per core)."),
+) -> None:
+    """Run a kernel on NumPy data (.npy files) and print the dispatch statistics."""
+    from ..runtime import command
+    from ..runtime.kernel import KernelCompileError
+
+    try:
+        report = command.run(file, groups, input, output, constant, entry, parse_defines(define),
+                             list(include or []), wave_size, timeout, threads)
+    except KernelCompileError as failure:
+        print(str(failure), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except command.USER_ERRORS as failure:
+        fail(str(failure))
+    except Exception as failure:  # an internal error must never show a traceback
+        print(internal_error_line(file, failure), file=sys.stderr)
+        raise typer.Exit(EXIT_INTERNAL)
+    print(report)
+
+
 def fail(message: str) -> None:
     print(f"shc: error: {message}", file=sys.stderr)
     raise typer.Exit(EXIT_ERROR)

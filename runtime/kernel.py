@@ -353,13 +353,15 @@ def _slot_table(host, bindings) -> tuple[dict[str, int], int]:
 
 
 def _barrier_coords(host, module) -> dict[int, str]:
-    """Barrier id -> source position: the code generator's table, else barriers in order from 1."""
+    """Barrier id -> source position: the code generator's table, else group-syncing barriers
+    numbered from 1 in instruction order (as ``host_analysis`` numbers them)."""
     given = getattr(host, "barriers", None)
     if isinstance(given, dict):
         return {int(k): str(v) for k, v in given.items()}
     from ..compiler.ir.ops import Op
 
-    barriers = [inst for inst in module.function.instructions() if inst.op is Op.BARRIER]
+    barriers = [inst for inst in module.function.instructions()
+                if inst.op is Op.BARRIER and inst.attrs.get("sync", True)]
     return {index: str(inst.coord) for index, inst in enumerate(barriers, start=1)}
 
 
