@@ -7,9 +7,9 @@ kernel emitter (``amdgcn.KernelEmitter``). Semantics follow the interpreter
 hardware's own behaviour is what a driver would emit, that is used instead and
 noted: integer division by zero and out-of-range float -> int conversions are
 whatever ``udiv``/``fptosi`` give on the GPU, float division is the 2.5 ulp
-``v_rcp_f32`` form D3D allows (``arcp afn``), ``mul`` + ``add`` may contract to
-``fma`` (D3D's ``mad`` rule). Shift amounts are masked to the type's width, as the
-hardware and the interpreter do.
+``v_rcp_f32`` form D3D allows (``arcp afn``). A ``mul`` and an ``add`` stay two
+roundings (no ``contract``), as in the interpreter. Shift amounts are masked to the
+type's width, as the hardware and the interpreter do.
 """
 
 from __future__ import annotations

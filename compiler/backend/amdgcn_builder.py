@@ -3,7 +3,7 @@
 The handlers of ``amdgcn_arith``, ``amdgcn_memory`` and ``amdgcn_wave`` get a
 ``Builder`` (the kernel emitter of ``amdgcn.py`` is one) and write through it:
 
-    value = b.assign("fadd contract float %a, %b")
+    value = b.assign("fadd nsz float %a, %b")
     loaded = b.call("<4 x float>", "llvm.amdgcn.image.load.2d.v4f32.i32", [("i32", "15"), ...])
     words = b.to_dwords(value, T.HALF4)          # ["%t3", "%t4"]: two i32s
 
@@ -17,9 +17,12 @@ from ..frontend import hlsl_types as T
 from .amdgcn_values import (AmdgcnError, components, element_of, intrinsic_suffix, llvm_type, scalar_literal,
                             scalar_type, vector_of)
 
-# Fast-math flags for float arithmetic: what D3D allows (contraction into fma, approximate
-# reciprocals and transcendentals), but not nnan/ninf, which would fold isnan/isinf away.
-FLOAT_FLAGS = "nsz arcp contract afn"
+# Fast-math flags for float arithmetic: the approximations D3D allows (reciprocals, 2.5 ulp
+# division, transcendentals), as a driver compiles them. Not nnan/ninf (they would fold
+# isnan/isinf away) and not contract: the IR rounds a mul and an add separately (the
+# interpreter does), and LLVM's aggressive fma fusion keeps a mul's inputs and result
+# alive together when the mul has other users.
+FLOAT_FLAGS = "nsz arcp afn"
 
 
 class Builder:

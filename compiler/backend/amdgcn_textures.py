@@ -1,7 +1,7 @@
 """amdgcn handlers for textures and ``resource_info``: LLVM's image intrinsics.
 
     texture_load T [i], coordinate            -> image.load.mip.<dim> (read-only: last component
-                                                 is the mip; LLVM drops a zero mip) / image.load.<dim>
+                                                 is the mip) / image.load.<dim> (RW, or mip 0)
     texture_store [i], coordinate, value      -> image.store.<dim>
     texture_sample T [t], [s], uv, lod        -> image.sample.lz.<dim> (lod 0) / image.sample.l.<dim>,
                                                  ``.o`` forms with a constant texel offset
@@ -36,11 +36,9 @@ def _dim(binding) -> str:
 
 
 def _channel_type(t: T.Type) -> str:
-    """The four-channel LLVM type an image instruction returns for a value of ``t``."""
-    element = element_of(t)
-    if element.bits == 16:
-        return "<4 x half>"
-    return "<4 x float>" if element.kind == "float" else "<4 x i32>"
+    """The four-channel LLVM type an image instruction moves for a value of ``t``: image data
+    is float-typed in LLVM's intrinsics, integer texels travel bitcast."""
+    return "<4 x half>" if element_of(t).bits == 16 else "<4 x float>"
 
 
 def _from_channels(k, raw: str, raw_type: str, t: T.Type) -> str:
@@ -57,8 +55,10 @@ def _from_channels(k, raw: str, raw_type: str, t: T.Type) -> str:
     held = vector_of(element, count)
     if held == llvm_type(t):
         return value
-    if element_of(t).bits == 16 or element_of(t).kind == "bool":
-        raise AmdgcnError(f"texture data of type {t}")
+    if element_of(t).kind == "bool":
+        words = T.vector(T.UINT, count)
+        as_words = k.assign(f"bitcast {held} {value} to {llvm_type(words)}")
+        return k.convert(as_words, words, t)
     return k.assign(f"bitcast {held} {value} to {llvm_type(t)}")
 
 
@@ -80,7 +80,7 @@ def texture_load(k, inst):
     raw_type = _channel_type(inst.type)
     args = [("i32", "15")] + [("i32", c) for c in coords[:dims]]
     name = f"llvm.amdgcn.image.load.{dim}.{intrinsic_suffix(raw_type)}.i32"
-    if not writable:
+    if not writable and k.component_constant(inst.operands[position], dims) not in (0, 0.0):
         args.append(("i32", coords[dims]))
         name = f"llvm.amdgcn.image.load.mip.{dim}.{intrinsic_suffix(raw_type)}.i32"
     aux = str(GLC if binding.globally_coherent else 0)
@@ -97,14 +97,12 @@ def texture_store(k, inst):
     value_type = inst.operands[-1].type
     element = element_of(value_type)
     count = components(value_type)
-    if element.bits == 16:
-        data_type = vector_of("half", count)
-    else:
-        data_type = vector_of("float" if element.kind == "float" else "i32", count)
+    data_type = vector_of("half" if element.bits == 16 else "float", count)
     value = k.arg(inst, len(inst.operands) - 1)
     if element.kind == "bool":
-        value = k.convert(value, value_type, T.vector(T.UINT, count))
-    elif data_type != llvm_type(value_type):
+        value_type = T.vector(T.UINT, count)
+        value = k.convert(value, inst.operands[-1].type, value_type)
+    if data_type != llvm_type(value_type):
         value = k.assign(f"bitcast {llvm_type(value_type)} {value} to {data_type}")
     aux = str(GLC if binding.globally_coherent else 0)
     k.call("void", f"llvm.amdgcn.image.store.{dim}.{intrinsic_suffix(data_type)}.i32",
@@ -132,8 +130,6 @@ def texture_sample(k, inst):
     lod_operand = inst.operands[position + 1]
     zero_lod = k.constant_of(lod_operand) in (0, 0.0, [0], [0.0])
     raw_type = _channel_type(inst.type)
-    if raw_type == "<4 x i32>":
-        raw_type = "<4 x float>"  # samplers filter floats; integer results are reinterpreted
     offset = inst.attrs.get("offset")
     form = ("lz" if zero_lod else "l") + (".o" if offset is not None else "")
     args = [("i32", "15")]

@@ -83,16 +83,25 @@ def update_dpp(k, old: str, src: str, attrs: dict, ctrl_key: str) -> str:
                    ("i1", _bool(attrs.get("bound_ctrl", False)))])
 
 
+def _writes_every_lane(attrs: dict) -> bool:
+    """Full row and bank masks with bound_ctrl: every active lane is written, %old is unread."""
+    return (bool(attrs.get("bound_ctrl")) and int(attrs.get("row_mask", 0xF)) == 0xF
+            and int(attrs.get("bank_mask", 0xF)) == 0xF)
+
+
 def dpp_read(k, inst) -> str:
     """Operand 0 of a DPP-combined VALU op, read through its ``dpp`` control (LLVM's
-    GCNDPPCombine folds the move back into the op when masks and bound_ctrl allow)."""
+    GCNDPPCombine folds the move back into the op when masks and bound_ctrl allow).
+    Lanes the DPP does not write keep the destination's old contents, which SSA cannot
+    name: they are poison here."""
     t = inst.operands[0].type
-    old = "0" if inst.attrs.get("bound_ctrl") else "poison"
     words = k.to_dwords(k.value(inst.operands[0], inst), t)
-    return k.from_dwords([update_dpp(k, old, word, inst.attrs, "dpp") for word in words], t)
+    return k.from_dwords([update_dpp(k, "poison", word, inst.attrs, "dpp") for word in words], t)
 
 
 def dpp16(k, inst):
+    if _writes_every_lane(inst.attrs):  # %old is never read: do not make LLVM materialize it
+        return _word_map(k, inst, 0, None, lambda src, old: update_dpp(k, "poison", src, inst.attrs, "ctrl"))
     return _word_map(k, inst, 0, 1, lambda src, old: update_dpp(k, old, src, inst.attrs, "ctrl"))
 
 

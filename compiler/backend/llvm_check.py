@@ -28,7 +28,8 @@ import re
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 DEFAULT_TIMEOUT = 120.0
 _STDERR_TAIL = 2000
@@ -47,6 +48,8 @@ class LlvmFigures:
     isa: str
     llvm_ir: str
     seconds: float  # the child's wall time, start to exit
+    # The fewest VGPRs LLVM fits the kernel in without spilling (``tight=True``), else None
+    tight_vgprs: int | None = None
 
     ok = True
 
@@ -64,11 +67,12 @@ class LlvmFailure:
 
 
 def cross_check(module, wave_size: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-                optimize: bool = True) -> LlvmFigures | LlvmFailure:
+                optimize: bool = True, tight: bool = False) -> LlvmFigures | LlvmFailure:
     """LLVM's figures for ``module`` (lowered by shc's middle end), or why there are none.
 
     ``wave_size`` defaults to the module's; the module's wave ops were lowered for its own
     wave size, so asking for the other one is a failure, not a silent mismatch.
+    ``tight`` also searches the fewest VGPRs LLVM needs (``tight_vgprs``, below).
     """
     from .amdgcn import to_llvm_ir  # the IR packages are not needed by the child process
 
@@ -80,7 +84,50 @@ def cross_check(module, wave_size: int | None = None, timeout: float = DEFAULT_T
         text = to_llvm_ir(module)
     except Exception as failure:  # a lowering gap must not take the caller down
         return LlvmFailure(f"cannot write the kernel as LLVM IR: {type(failure).__name__}: {failure}")
-    return compile_llvm_ir(text, module_wave, timeout, optimize)
+    figures = compile_llvm_ir(text, module_wave, timeout, optimize)
+    if tight and figures.ok:
+        figures = replace(figures, tight_vgprs=tight_vgprs(figures, timeout, optimize))
+    return figures
+
+
+# The budget LLVM's scheduler aims at is the occupancy it can reach, not the fewest
+# registers: below 64 VGPRs (wave32) or 32 (wave64) a kernel already runs 16 waves per
+# SIMD, so the scheduler spends registers up to there on latency (loads hoisted and
+# clustered). Capping the budget with "amdgpu-num-vgpr" makes it schedule for pressure
+# instead; the smallest cap that needs no VGPR spill is LLVM's own register demand.
+_ATTRIBUTES = re.compile(r"^(attributes #0 = \{ )", re.MULTILINE)
+
+
+def tight_vgprs(figures: LlvmFigures, timeout: float = DEFAULT_TIMEOUT, optimize: bool = True,
+                probes: int = 3) -> int | None:
+    """The fewest VGPRs LLVM compiles ``figures.llvm_ir`` into without spilling VGPRs.
+
+    A search over ``"amdgpu-num-vgpr"`` caps, ``probes`` compiles at a time (each in its
+    own child: a cap too small for one instruction may abort LLVM, which just means it
+    does not fit). None when the uncapped compile already spills or the IR text has no
+    ``attributes #0`` group to add the cap to.
+    """
+    if figures.vgpr_spills or not _ATTRIBUTES.search(figures.llvm_ir):
+        return None
+    best = figures.vgprs
+    low, high = 0, figures.vgprs  # low does not fit (or is 0), high fits
+
+    def fits(cap: int) -> int | None:
+        capped = _ATTRIBUTES.sub(rf'\1"amdgpu-num-vgpr"="{cap}" ', figures.llvm_ir, count=1)
+        result = compile_llvm_ir(capped, figures.wave_size, timeout, optimize)
+        return result.vgprs if result.ok and result.vgpr_spills == 0 else None
+
+    with ThreadPoolExecutor(max_workers=probes) as pool:
+        while high - low > 1:
+            step = max(1, (high - low) // (probes + 1))
+            caps = sorted({min(high - 1, low + step * (index + 1)) for index in range(probes)})
+            for cap, used in zip(caps, pool.map(fits, caps)):
+                if used is not None:
+                    best = min(best, used)
+                    high = min(high, cap)
+                    break
+                low = max(low, cap)
+    return best
 
 
 def compile_llvm_ir(text: str, wave_size: int, timeout: float = DEFAULT_TIMEOUT,
