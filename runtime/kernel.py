@@ -336,20 +336,24 @@ def _kernel_info(module, program, host, source: _Source) -> KernelInfo:
 
 
 def _slot_table(host, bindings) -> tuple[dict[str, int], int]:
-    """First slot per binding: the code generator's table, else ``count`` consecutive slots each."""
+    """First slot per binding, and how many slots the fixed-size bindings take.
+
+    The code generator's ``slots`` (a list of objects with ``slot`` and ``name``)
+    decide; without them every binding takes ``count`` consecutive slots in order.
+    An unbounded resource array takes one slot here and as many as the caller's
+    list has at dispatch (it is the last binding).
+    """
     given = getattr(host, "slots", None)
-    if isinstance(given, dict) and given and all(isinstance(v, int) for v in given.values()):
-        slots = dict(given)
-    else:
-        slots, next_slot = {}, 0
-        for binding in bindings:
-            slots[binding.name] = next_slot
-            next_slot += binding.count or 1
-    count_of = {binding.name: binding.count or 1 for binding in bindings}
-    slot_count = max((slots[name] + count_of.get(name, 1) for name in slots), default=0)
-    if isinstance(given, int):
-        slot_count = max(slot_count, given)
-    return slots, slot_count
+    slots: dict[str, int] = {}
+    if isinstance(given, (list, tuple)) and all(hasattr(item, "slot") and hasattr(item, "name") for item in given):
+        for item in given:
+            slots[item.name] = min(slots.get(item.name, item.slot), item.slot)
+        return slots, len(given)
+    next_slot = 0
+    for binding in bindings:
+        slots[binding.name] = next_slot
+        next_slot += binding.count or 1
+    return slots, next_slot
 
 
 def _barrier_coords(host, module) -> dict[int, str]:

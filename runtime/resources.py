@@ -36,6 +36,7 @@ from .textures import Texture, bind_texture
 __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
 
 _META = {name: index for index, name in enumerate(META_FIELDS)}
+_META["array_count"] = 9  # host.META_ARRAY_COUNT: an unbounded resource array's length, in its first slot
 _FILTERS = {"point": 0, "linear": 1}
 _ADDRESSES = {"clamp": 0, "wrap": 1, "mirror": 2, "border": 3}
 _ALIGN = 16
@@ -97,17 +98,25 @@ class ResourceTable:
 
 class _Builder:
     def __init__(self, slot_count: int):
-        self.slot_count = slot_count
         self.pointers = np.zeros(max(slot_count, 1), dtype=np.uint64)
         self.sizes = np.zeros(max(slot_count, 1), dtype=np.int64)
-        self.meta: list[int] = [0] * (max(slot_count, 1) * META_INTS)
+        self.slot_meta: list[int] = [0] * (max(slot_count, 1) * META_INTS)
+        self.mip_offsets: dict[int, list[int]] = {}  # texture slot -> first texel of each mip
         self.table = ResourceTable(self.pointers, self.sizes, np.zeros(0, np.int32))
         self.empty = np.zeros(_ALIGN, dtype=np.uint8)  # what an unbound or empty slot points at
         self.table.keep.append(self.empty)
 
+    def grow(self, slot_count: int) -> None:
+        """Room for ``slot_count`` slots (an unbounded resource array at the end)."""
+        if slot_count > len(self.pointers):
+            extra = slot_count - len(self.pointers)
+            self.pointers = self.table.pointers = np.concatenate([self.pointers, np.zeros(extra, np.uint64)])
+            self.sizes = self.table.sizes = np.concatenate([self.sizes, np.zeros(extra, np.int64)])
+            self.slot_meta.extend([0] * (extra * META_INTS))
+
     def set_meta(self, slot: int, **values: int) -> None:
         for name, value in values.items():
-            self.meta[slot * META_INTS + _META[name]] = int(value)
+            self.slot_meta[slot * META_INTS + _META[name]] = int(value)
 
     def set_memory(self, slot: int, array: np.ndarray) -> None:
         self.table.keep.append(array)
@@ -124,7 +133,14 @@ class _Builder:
         self.set_meta(slot, kind=kind)
 
     def finish(self) -> ResourceTable:
-        self.table.meta = np.array(self.meta, dtype=np.int32)
+        """Every slot's META_INTS, then each texture's mip offsets (``mip_offsets`` points at them)."""
+        meta = list(self.slot_meta)
+        field = _META["mip_offsets"]
+        for slot in range(len(self.pointers)):
+            offsets = self.mip_offsets.get(slot)
+            meta[slot * META_INTS + field] = -1 if offsets is None else len(meta)
+            meta.extend(offsets or [])
+        self.table.meta = np.array(meta, dtype=np.int32)
         return self.table
 
 
@@ -143,6 +159,9 @@ def bind(info, values: dict) -> ResourceTable:
                                f"pass {binding.name}={_example(binding)}")
         given = values[binding.name]
         items = _array_items(binding, given)
+        if binding.count is None:  # unbounded: as many slots as the list has, its length in meta
+            builder.grow(first + len(items))
+            builder.set_meta(first, array_count=len(items))
         for index, item in enumerate(items):
             where = binding.name if len(items) == 1 and binding.count == 1 else f"{binding.name}[{index}]"
             slot = first + index
@@ -268,10 +287,9 @@ def _memory_of(builder: _Builder, value: np.ndarray, writable: bool) -> np.ndarr
 def _bind_texture(builder: _Builder, slot: int, binding, where: str, value) -> None:
     texture = bind_texture(where, binding.kind, binding.element, value)
     builder.set_memory(slot, texture.texels)
-    mip_offsets = len(builder.meta)
-    builder.meta.extend(texture.offsets)
+    builder.mip_offsets[slot] = list(texture.offsets)
     builder.set_meta(slot, kind=ResourceKind.TEXTURE, stride=16, width=texture.width, height=texture.height,
-                     depth=texture.depth, mips=texture.mips, mip_offsets=mip_offsets)
+                     depth=texture.depth, mips=texture.mips)
     if texture.source is not None:
         builder.table.textures_back.append(texture)
 
