@@ -44,26 +44,31 @@ class Preprocessed:
     text: str
     lines: list[list[Segment]] = field(default_factory=list)  # per output line, 1-based - 1
     main_file: str = "<input>"
+    _starts: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def coord(self, line: int, col: int) -> Coord:
         """The source position of output ``line`` and ``col`` (both 1-based)."""
-        segments = self._segments_near(line)
-        if not segments:
-            return Coord(self.main_file, line, col)
-        index = bisect.bisect_right([s.out_col for s in segments], col) - 1
+        line = self._line_with_text(line)
+        if line == 0:
+            return Coord(self.main_file, 1, col)
+        segments = self.lines[line - 1]
+        starts = self._starts.get(line)
+        if starts is None:
+            starts = self._starts[line] = [s.out_col for s in segments]
+        index = bisect.bisect_right(starts, col) - 1
         segment = segments[max(index, 0)]
         if segment.expanded:
             return segment.coord
         offset = max(col - segment.out_col, 0)
         return Coord(segment.coord.file, segment.coord.line, segment.coord.col + offset)
 
-    def _segments_near(self, line: int) -> list[Segment]:
+    def _line_with_text(self, line: int) -> int:
         # An output line without text (blank, or past the end) borrows the
-        # mapping of the closest line above it that has some.
+        # mapping of the closest line above it that has some; 0 if none does.
         line = min(line, len(self.lines))
         while line >= 1 and not self.lines[line - 1]:
             line -= 1
-        return self.lines[line - 1] if line >= 1 else []
+        return max(line, 0)
 
 
 class _Files:
@@ -78,15 +83,23 @@ class _Files:
         self._texts: dict[str, str] = {}
         self._names: dict[str, str] = {}
         self._starts: dict[str, list[int]] = {}
+        self._keys: dict[str, str] = {}
+
+    def key(self, source: str) -> str:
+        """The absolute path of ``source`` (memoised: asked once per token)."""
+        key = self._keys.get(source)
+        if key is None:
+            key = self._keys[source] = os.path.abspath(source)
+        return key
 
     def add(self, path: str, name: str, text: str) -> None:
-        key = os.path.abspath(path)
+        key = self.key(path)
         self._texts[key] = text
         self._names[key] = name
         self.diagnostics.sources.add(name, text)
 
     def name(self, source: str) -> str:
-        return self._names.get(os.path.abspath(source), source)
+        return self._names.get(self.key(source), source)
 
     def column(self, source: str, lexpos: int) -> int:
         """The 1-based column of pcpp's ``lexpos`` in ``source``."""
@@ -95,12 +108,12 @@ class _Files:
         return lexpos - starts[max(index, 0)] + 1
 
     def line_text(self, source: str, line: int) -> str:
-        text = self._texts.get(os.path.abspath(source), "")
+        text = self._texts.get(self.key(source), "")
         lines = _normalise(text).split("\n")
         return lines[line - 1] if 1 <= line <= len(lines) else ""
 
     def _line_starts(self, source: str) -> list[int]:
-        key = os.path.abspath(source)
+        key = self.key(source)
         starts = self._starts.get(key)
         if starts is None:
             # pcpp counts lexpos in its own normalised copy of the text.

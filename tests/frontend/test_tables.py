@@ -1,0 +1,145 @@
+"""The parser tables: conflict-free when built fresh, built once into a writable cache, reused."""
+
+import io
+import os
+import subprocess
+import sys
+
+import ply.yacc as yacc
+import pytest
+
+from shc.compiler.diagnostics import Diagnostics
+from shc.compiler.frontend import ast, tables
+from shc.compiler.frontend.parser import Parser
+from shc.compiler.frontend.preprocess import preprocess
+
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "samples")
+
+
+def fresh_log(grammar_class=Parser) -> str:
+    log = io.StringIO()
+    grammar_class(Diagnostics(), fresh_tables=True, errorlog=yacc.PlyLogger(log))
+    return log.getvalue()
+
+
+def test_fresh_tables_have_no_conflicts_or_warnings():
+    log = fresh_log()
+    assert "Generating LALR tables" in log  # the log really is PLY's
+    assert "conflict" not in log
+    assert "WARNING" not in log and "ERROR" not in log
+
+
+def test_a_conflict_would_be_reported():
+    class Ambiguous(Parser):
+        def p_ambiguous(self, p):
+            """primary_expression : ID LPAREN argument_list_opt RPAREN"""
+
+    assert "conflict" in fresh_log(Ambiguous)
+
+
+def cached_tables(directory):
+    return sorted(directory.glob("parsetab-*.pickle"))
+
+
+def test_tables_are_built_once_and_reused(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
+    Parser(Diagnostics())
+    (table,) = cached_tables(cache)
+    assert list(cache.iterdir()) == [table]  # no temporary files left behind
+    built = table.stat().st_mtime_ns
+
+    def no_generation(*args, **kwargs):
+        raise AssertionError("tables generated again")
+
+    monkeypatch.setattr(yacc, "LRGeneratedTable", no_generation)
+    parser = Parser(Diagnostics())
+    assert table.stat().st_mtime_ns == built
+    assert cached_tables(cache) == [table]
+    diagnostics = Diagnostics()
+    unit = parser.parse(preprocess("float4 v = float4(1, 2, 3, 4);\n", "t.hlsl", diagnostics), diagnostics)
+    assert diagnostics.items == [] and unit.decls[0].decls[0].name == "v"
+
+
+def test_cached_and_fresh_tables_parse_the_same(tmp_path, monkeypatch, fresh_parser):
+    monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
+    Parser(Diagnostics())
+    cached = Parser(Diagnostics())
+    for name in sorted(n for n in os.listdir(SAMPLES) if n.endswith(".hlsl")):
+        path = os.path.join(SAMPLES, name)
+        with open(path) as handle:
+            text = handle.read()
+        trees = []
+        for parser in (fresh_parser, cached):
+            diagnostics = Diagnostics()
+            trees.append(ast.dump(parser.parse(preprocess(text, path, diagnostics), diagnostics)))
+            assert diagnostics.error_count == 0, diagnostics.render()
+        assert trees[0] == trees[1], name
+
+
+def test_unwritable_cache_still_works(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SHC_CACHE_DIR", str(blocker / "cache"))  # cannot be created under a file
+    parser = Parser(Diagnostics())
+    diagnostics = Diagnostics()
+    parser.parse(preprocess("int x;\n", "t.hlsl", diagnostics), diagnostics)
+    assert diagnostics.items == []
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root can write anywhere")
+def test_read_only_cache_directory_still_works(tmp_path, monkeypatch):
+    cache = tmp_path / "ro"
+    cache.mkdir()
+    cache.chmod(0o500)
+    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
+    try:
+        Parser(Diagnostics())
+        assert cached_tables(cache) == []
+    finally:
+        cache.chmod(0o700)
+
+
+def test_corrupt_cache_entry_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
+    Parser(Diagnostics())
+    (table,) = cached_tables(tmp_path)
+    table.write_bytes(b"not a pickle")
+    parser = Parser(Diagnostics())
+    diagnostics = Diagnostics()
+    parser.parse(preprocess("int x;\n", "t.hlsl", diagnostics), diagnostics)
+    assert diagnostics.items == []
+    assert table.read_bytes() != b"not a pickle"
+
+
+def test_cache_key_follows_the_grammar():
+    parser = Parser.__new__(Parser)  # no tables needed to compute the key
+
+    class Changed(Parser):
+        def p_extra(self, p):
+            """primary_expression : LBRACKET RBRACKET"""
+
+    assert tables.grammar_key(parser) == tables.grammar_key(Parser.__new__(Parser))
+    assert tables.grammar_key(parser) != tables.grammar_key(Changed.__new__(Changed))
+
+
+HELP = """
+import sys
+import shc.compiler.cli as cli
+sys.argv = ["shc", "--help"]
+try:
+    cli.main()
+except SystemExit as done:
+    assert done.code == 0, done.code
+"""
+
+
+@pytest.mark.parametrize("code", ["import shc.compiler.cli", HELP])
+def test_cli_import_and_help_do_not_build_tables(tmp_path, code):
+    cache = tmp_path / "cache"
+    env = dict(os.environ, SHC_CACHE_DIR=str(cache))
+    check = code + "\nassert 'ply.yacc' not in sys.modules, 'PLY imported'\nprint('done')"
+    result = subprocess.run([sys.executable, "-c", "import sys\n" + check], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.endswith("done\n"), result.stderr
+    assert not cache.exists() or not any(cache.iterdir())
