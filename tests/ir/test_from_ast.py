@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from shc.compiler.diagnostics import Diagnostics
+from shc.compiler.frontend import hlsl_types as T
 from shc.compiler.ir.from_ast import lower
 from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import Op
@@ -50,6 +51,31 @@ def check_structure(function) -> None:
         if block.kind == "loop":
             assert block in block.cont.successors, f"^{block.cont.name} does not branch back"
     assert sum(inst.op is Op.RETURN for inst in function.instructions()) == 1
+    for inst in function.instructions():
+        assert operands_fit(inst), f"{inst.op.value} {inst.type} on {[str(o.type) for o in inst.operands]}"
+
+
+SAME_TYPE = {Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.REM, Op.NEG, Op.FMA, Op.MIN, Op.MAX, Op.ABS, Op.AND, Op.OR,
+             Op.XOR, Op.NOT, Op.SHL, Op.SHR, Op.PHI, Op.WAVE_ACTIVE, Op.WAVE_PREFIX, Op.QUAD_READ}
+
+
+def operands_fit(inst) -> bool:
+    """Every operand has the type its op needs: conversions and splats are explicit."""
+    types = [operand.type for operand in inst.operands]
+    if inst.op in SAME_TYPE:
+        return all(t == inst.type for t in types)
+    if inst.op in (Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE):
+        return types[0] == types[1] and inst.type == T.with_element(types[0], T.BOOL)
+    if inst.op is Op.SELECT:
+        return types[1] == types[2] == inst.type and types[0] in (T.BOOL, T.with_element(inst.type, T.BOOL))
+    if inst.op is Op.CONSTRUCT and isinstance(inst.type, T.VectorType):
+        return sum(getattr(t, "size", 1) for t in types) == inst.type.size \
+            and all(t.element == inst.type.element for t in types)
+    if inst.op in (Op.COND_BR,):
+        return types == [T.BOOL]
+    if inst.op in (Op.LDS_LOAD, Op.LDS_STORE, Op.SCRATCH_LOAD, Op.SCRATCH_STORE, Op.LDS_ATOMIC):
+        return types[0] == T.UINT
+    return True
 
 
 ARITHMETIC = """
