@@ -1241,3 +1241,24 @@ def test_math_and_bit_intrinsics_expand_to_the_right_values():
     assert n[3] == pytest.approx(a, rel=1e-6)
     # firstbithigh(0) = firstbitlow(0) = 0xffffffff, f16tof32(0x3c00) = 1, mad = 1; asint(1.0) + 1
     assert state.buffers["u"][0] == 0x3F800000 + 1
+
+
+@pytest.mark.parametrize("wave_size", [32, 64])
+def test_prefix_sum_sample_runs_wave_by_wave(wave_size):
+    """Each wave only reads the totals of the waves before it, so running the group's waves
+    in order with the LDS carried over is a faithful schedule."""
+    module = lower_source((ROOT / "samples" / "prefix_sum.hlsl").read_text(), wave_size=wave_size)
+    data = np.random.default_rng(wave_size).integers(0, 1000, 256).astype(np.uint32)
+    count = 200
+    buffers = {"input": data, "output": np.zeros(256, np.uint32), "blockSums": np.zeros(1, np.uint32)}
+    lds = np.zeros(module.lds_bytes, np.uint8)
+    for wave in range(256 // wave_size):
+        lanes = np.arange(wave_size) + wave * wave_size
+        state = run_wave(module, wave_size, lane_inputs={"group_index": lanes}, buffers=buffers,
+                         cbuffers={"scanConstants": {0: count}}, lds=lds)
+        buffers, lds = state.buffers, state.lds
+    values = np.where(np.arange(256) < count, data, 0)
+    exclusive = np.concatenate([[0], np.cumsum(values)[:-1]])
+    assert buffers["output"][:count].tolist() == exclusive[:count].tolist()
+    assert not buffers["output"][count:].any()
+    assert buffers["blockSums"][0] == values.sum()
