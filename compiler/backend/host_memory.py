@@ -1,0 +1,424 @@
+"""Host JIT emitters for memory: buffers, LDS, scratch, constant buffers, atomics.
+
+Operand orders are AST lowering's (``interpret_memory`` lists them). Every access
+reads or writes the bytes of its value type at a byte address (bool as a 32-bit
+word), with the D3D12 rule the interpreter follows: an access whose bytes do not
+all fit in its memory reads 0 and is not written; so is one through a resource-array
+index past the array. LDS (``lds_bytes`` per group) and scratch (``scratch_bytes``
+per lane) follow the same rule, so nothing outside them is ever touched.
+
+Lane-vector accesses are ``llvm.masked.gather``/``scatter`` under exec and the
+bounds mask; a store is one scatter of all components laid out lane by lane, so
+lanes writing the same bytes land in lane order (the highest lane wins). A
+uniform address with a uniform value is one scalar access. Atomics are host
+``atomicrmw``/``cmpxchg`` (seq_cst), one lane after another in lane order, each
+lane getting the value memory held before its own operation.
+"""
+
+from __future__ import annotations
+
+from ..frontend import hlsl_types as T
+from ..ir.ops import Op
+from .host_ir import V, element, flat_scalars, is_vector, ll_scalar, memory_bytes, memory_type
+from .host_values import Value, cast, cast_value, unify
+
+ZERO_GLOBAL = "@shc.zero"
+
+
+# ---------------------------------------------------------------------------------------
+# bases, bounds and addresses
+# ---------------------------------------------------------------------------------------
+
+
+class Memory:
+    """Where an access goes: a base pointer (or one per lane), the bytes addressable there,
+    and which lanes may access at all (None: every lane)."""
+
+    def __init__(self, base: V, size: V, valid: V | None = None):
+        self.base, self.size, self.valid = base, size, valid
+
+
+def slot_memory(em, name: str, array_index: V | None) -> Memory:
+    """Resource slot memory of binding ``name`` (element ``array_index`` of a resource array)."""
+    b = em.b
+    base_slot = em.slot_base.get(name)
+    if base_slot is None:
+        raise NotImplementedError(f"no resource named {name!r} is bound")
+    resources = em.ctx_field("resources", 0)
+    sizes = em.ctx_field("sizes", 8)
+    if array_index is None:
+        pointer = em.entry_value(f"slot{base_slot}.pp", "ptr", f"getelementptr ptr, ptr {resources.ref}, "
+                                 f"i64 {base_slot}")
+        size_pointer = em.entry_value(f"slot{base_slot}.sp", "ptr", f"getelementptr i64, ptr {sizes.ref}, "
+                                      f"i64 {base_slot}")
+        return Memory(em.entry_value(f"slot{base_slot}", "ptr", f"load ptr, ptr {pointer.ref}, align 8"),
+                      em.entry_value(f"slot{base_slot}.size", "i64", f"load i64, ptr {size_pointer.ref}, align 8"))
+    binding = em.bindings[name]
+    index = b.cast("zext", array_index, "i64" if not is_vector(array_index.ty) else b.vec("i64"))
+    if binding.count is not None:
+        count = b.const(index.ty, binding.count)
+    else:
+        meta = em.ctx_field("meta", 16)
+        count_pointer = b.gep(meta, V("i64", str(4 * (base_slot * 16 + em_meta_array_count()))))
+        count = b.cast("zext", b.load("i32", count_pointer, align=4), "i64")
+        count = b.splat(count) if is_vector(index.ty) else count
+    valid = b.icmp("ult", index, count)
+    slot = b.binop("add", b.select(valid, index, b.zero(index.ty)), b.const(index.ty, base_slot))
+    if not is_vector(index.ty):
+        base = b.load("ptr", b.inst("ptr", f"getelementptr ptr, {resources}, {slot}"), align=8)
+        size = b.load("i64", b.inst("ptr", f"getelementptr ptr, {sizes}, {slot}"), align=8)
+        return Memory(base, size, valid)
+    pointers = b.inst(b.vec("ptr"), f"getelementptr ptr, {resources}, {slot}")
+    size_pointers = b.inst(b.vec("ptr"), f"getelementptr i64, {sizes}, {slot}")
+    return Memory(gather(b, b.vec("ptr"), pointers, valid, 8), gather(b, b.vec("i64"), size_pointers, valid, 8), valid)
+
+
+def em_meta_array_count() -> int:
+    from .host import META_ARRAY_COUNT  # late import: host imports this module
+    return META_ARRAY_COUNT
+
+
+def lds_memory(em) -> Memory:
+    lds = em.ctx_field("lds", 24)
+    slot = em.frame_field("group_slot", 24)
+    pointer = em.entry_value("lds.pp", "ptr", f"getelementptr ptr, ptr {lds.ref}, i32 {slot.ref}")
+    base = em.entry_value("lds", "ptr", f"load ptr, ptr {pointer.ref}, align 8")
+    return Memory(base, V("i64", str(em.module.lds_bytes)))
+
+
+def scratch_base(em) -> V:
+    scratch = em.ctx_field("scratch", 32)
+    slot = em.frame_field("group_slot", 24)
+    wave = em.frame_field("wave_in_group", 4)
+    group = em.entry_value("scratch.group", "i32", f"mul i32 {slot.ref}, {em.waves_per_group}")
+    number = em.entry_value("scratch.wave", "i32", f"add i32 {group.ref}, {wave.ref}")
+    wide = em.entry_value("scratch.wave64", "i64", f"zext i32 {number.ref} to i64")
+    offset = em.entry_value("scratch.offset", "i64",
+                            f"mul i64 {wide.ref}, {em.scratch_lane_bytes * em.wave_size}")
+    return em.entry_value("scratch", "ptr", f"getelementptr i8, ptr {scratch.ref}, i64 {offset.ref}")
+
+
+def scratch_memory(em) -> Memory:
+    """Each lane's own scratch: a lane vector of bases ``scratch_bytes`` apart."""
+    b = em.b
+    base = scratch_base(em)
+    offsets = b.const(b.vec("i64"), [lane * em.scratch_lane_bytes for lane in range(em.wave_size)])
+    bases = em.entry_value("scratch.lanes", b.vec("ptr"), f"getelementptr i8, ptr {base.ref}, {offsets}")
+    return Memory(bases, V("i64", str(em.scratch_lane_bytes)))
+
+
+def byte_address(em, index: V, scale: int, offset: int) -> V:
+    """``index * scale + offset`` as an i64 (scalar or lane vector), from a 32-bit index."""
+    b = em.b
+    wide = index
+    if element(index.ty) != "i64":
+        wide = b.cast("zext", index, b.vec("i64") if is_vector(index.ty) else "i64")
+    if scale != 1:
+        wide = b.binop("mul", wide, b.const(wide.ty, scale))
+    if offset:
+        wide = b.binop("add", wide, b.const(wide.ty, offset))
+    return wide
+
+
+def in_bounds(em, memory: Memory, address: V, nbytes: int) -> V:
+    """Lanes (or the one scalar) whose ``nbytes`` at ``address`` fit in ``memory``."""
+    b = em.b
+    address, size = unify(b, [address, memory.size])
+    end = b.binop("add", address, b.const(address.ty, nbytes))
+    ok = b.icmp("ule", end, size)  # addresses are zero-extended 32-bit values: no overflow
+    if memory.valid is not None:
+        valid, ok = unify(b, [memory.valid, ok])
+        ok = b.binop("and", ok, valid)
+    return ok
+
+
+def component_offsets(scalars: list[T.ScalarType]) -> list[int]:
+    offsets, offset = [], 0
+    for scalar in scalars:
+        offsets.append(offset)
+        offset += memory_bytes(scalar)
+    return offsets
+
+
+def zero_global(em) -> V:
+    if ZERO_GLOBAL + " " not in "".join(em.b.globals):
+        em.b.globals.append(f"{ZERO_GLOBAL} = private unnamed_addr constant [64 x i8] zeroinitializer, align 64")
+    return V("ptr", ZERO_GLOBAL)
+
+
+# ---------------------------------------------------------------------------------------
+# generic loads and stores
+# ---------------------------------------------------------------------------------------
+
+
+def gather(b, ty: str, pointers: V, mask: V, align: int = 1, passthru: V | None = None) -> V:
+    return b.call(ty, "llvm.masked.gather", [pointers, V("i32", str(align)), mask, passthru or b.zero(ty)],
+                  mangle_with=[ty, pointers.ty])
+
+
+def load_value(em, memory: Memory, address: V, t: T.Type, volatile: bool = False) -> Value:
+    """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive."""
+    b = em.b
+    scalars = flat_scalars(t)
+    offsets = component_offsets(scalars)
+    total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
+    ok = in_bounds(em, memory, address, total)
+    lanes = is_vector(address.ty) or is_vector(memory.base.ty)
+    parts = []
+    if not lanes:
+        base = b.gep(memory.base, address)
+        for scalar, offset in zip(scalars, offsets):
+            pointer = b.gep(base, V("i64", str(offset))) if offset else base
+            word = b.load(memory_type(scalar), b.select(ok, pointer, zero_global(em)), align=1,
+                          volatile=volatile)
+            parts.append(_from_memory(b, word, scalar))
+        return Value(parts)
+    mask = b.mask_and(em.exec, b.splat(ok))
+    pointers = b.gep(memory.base, b.splat(address))
+    for scalar, offset in zip(scalars, offsets):
+        at = b.gep(pointers, b.const(b.vec("i64"), offset)) if offset else pointers
+        word = gather(b, b.vec(memory_type(scalar)), at, mask)
+        parts.append(_from_memory(b, word, scalar))
+    return Value(parts)
+
+
+def _from_memory(b, word: V, scalar: T.ScalarType) -> V:
+    return b.icmp("ne", word, b.zero(word.ty)) if scalar.kind == "bool" else word
+
+
+def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
+    if scalar.kind == "bool":
+        return b.cast("zext", part, b.vec("i32") if is_vector(part.ty) else "i32")
+    return part
+
+
+def store_value(em, memory: Memory, address: V, value: Value, t: T.Type) -> None:
+    """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit."""
+    b = em.b
+    scalars = flat_scalars(t)
+    offsets = component_offsets(scalars)
+    total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
+    ok = in_bounds(em, memory, address, total)
+    words = [_to_memory(b, part, scalar) for part, scalar in zip(value.parts, scalars)]
+    lanes = is_vector(address.ty) or is_vector(memory.base.ty) or any(is_vector(w.ty) for w in words)
+    if not lanes:
+        go, skip = b.label("store"), b.label("stored")
+        b.cbr(ok, go, skip)
+        b.start(go)
+        base = b.gep(memory.base, address)
+        for word, offset in zip(words, offsets):
+            b.store(word, b.gep(base, V("i64", str(offset))) if offset else base, align=1)
+        b.br(skip)
+        b.start(skip)
+        return
+    mask = b.mask_and(em.exec, b.splat(ok))
+    pointers = b.gep(memory.base, b.splat(address))
+    lane_pointers = [b.gep(pointers, b.const(b.vec("i64"), offset)) if offset else pointers for offset in offsets]
+    words = [b.splat(word) for word in words]
+    if len(set(word.ty for word in words)) == 1 and len(words) > 1:
+        words, lane_pointers, mask = ([interleave(b, words)], [interleave(b, lane_pointers)],
+                                      interleave(b, [mask] * len(offsets)))
+        masks = [mask]
+    else:
+        masks = [mask] * len(words)
+    for word, pointer, lane_mask in zip(words, lane_pointers, masks):
+        b.call("void", "llvm.masked.scatter", [word, pointer, V("i32", "1"), lane_mask],
+               mangle_with=[word.ty, pointer.ty])
+
+
+def interleave(b, vectors: list[V]) -> V:
+    """``n`` lane vectors as one vector of ``n * W`` elements ordered lane by lane."""
+    count, width = len(vectors), b.wave_size
+    level = list(vectors)
+    while len(level) & (len(level) - 1):
+        level.append(V(level[0].ty, "poison"))
+    size = width
+    while len(level) > 1:
+        level = [b.shuffle(level[i], level[i + 1], list(range(2 * size))) for i in range(0, len(level), 2)]
+        size *= 2
+    joined = level[0]
+    return b.shuffle(joined, None, [k * width + lane for lane in range(width) for k in range(count)])
+
+
+# ---------------------------------------------------------------------------------------
+# resources
+# ---------------------------------------------------------------------------------------
+
+
+def split_array_index(em, inst, args: list[Value], plain: int) -> tuple[V | None, list[Value]]:
+    binding = em.bindings.get(inst.attrs.get("resource"))
+    has_index = binding.count != 1 if binding is not None else len(args) == plain + 1
+    if has_index:
+        return args[0].parts[0], args[1:]
+    return None, args
+
+
+def element_address(em, inst, memory_name: str, index: V) -> V:
+    binding = em.bindings[memory_name]
+    offset = int(inst.attrs.get("offset", 0))
+    if "ByteAddress" in binding.kind:
+        return byte_address(em, index, 1, offset)
+    stride = next(info.stride for info in em.slots if info.name == memory_name)
+    return byte_address(em, index, stride, offset)
+
+
+def _coherent(em, name: str) -> bool:
+    binding = em.bindings.get(name)
+    return binding is not None and binding.globally_coherent
+
+
+def buffer_load(em, inst, args):
+    name = inst.attrs["resource"]
+    array_index, (index,) = split_array_index(em, inst, args, 1)
+    memory = slot_memory(em, name, array_index)
+    address = element_address(em, inst, name, index.parts[0])
+    return load_value(em, memory, address, inst.type, volatile=_coherent(em, name))
+
+
+def buffer_store(em, inst, args):
+    name = inst.attrs["resource"]
+    array_index, (index, value) = split_array_index(em, inst, args, 2)
+    memory = slot_memory(em, name, array_index)
+    address = element_address(em, inst, name, index.parts[0])
+    store_value(em, memory, address, value, inst.operands[-1].type)
+
+
+def lds_load(em, inst, args):
+    return load_value(em, lds_memory(em), byte_address(em, args[0].parts[0], 1, 0), inst.type)
+
+
+def lds_store(em, inst, args):
+    store_value(em, lds_memory(em), byte_address(em, args[0].parts[0], 1, 0), args[1], inst.operands[1].type)
+
+
+def scratch_load(em, inst, args):
+    return load_value(em, scratch_memory(em), byte_address(em, args[0].parts[0], 1, 0), inst.type)
+
+
+def scratch_store(em, inst, args):
+    store_value(em, scratch_memory(em), byte_address(em, args[0].parts[0], 1, 0), args[1],
+                inst.operands[1].type)
+
+
+def cbuffer_load(em, inst, args):
+    name = inst.attrs.get("buffer")
+    memory = slot_memory(em, name, None)
+    offset = int(inst.attrs.get("offset", 0))
+    address = byte_address(em, args[0].parts[0], 1, offset) if args else V("i64", str(offset))
+    return load_value(em, memory, address, inst.type)
+
+
+def buffer_info(em, inst, args):
+    """Buffer sizes by ``fields`` (bytes, count, stride; default: count then stride)."""
+    b = em.b
+    name = inst.attrs.get("resource")
+    binding = em.bindings.get(name)
+    array_index = args[0].parts[0] if binding is not None and binding.count != 1 and args else None
+    memory = slot_memory(em, name, array_index)
+    stride = next(info.stride for info in em.slots if info.name == name)
+    if "ByteAddress" in binding.kind:
+        stride = 1
+    size = memory.size
+    if memory.valid is not None:
+        size = b.select(memory.valid, size, b.zero(size.ty))
+    fields = inst.attrs.get("fields", ["count", "stride"])[:len(flat_scalars(inst.type))]
+    values = {"bytes": size, "count": b.binop("udiv", size, b.const(size.ty, stride)) if stride != 1 else size,
+              "stride": b.const(size.ty, stride)}
+    result = [b.cast("trunc", values[field], "i32" if not is_vector(size.ty) else b.vec("i32")) for field in fields]
+    return cast_value(b, Value(result), T.vector(T.UINT, len(result)), flat_scalars(inst.type)[0])
+
+
+# ---------------------------------------------------------------------------------------
+# atomics
+# ---------------------------------------------------------------------------------------
+
+_RMW = {"add": "add", "and": "and", "or": "or", "xor": "xor", "exchange": "xchg"}
+
+
+def atomic(em, inst, memory: Memory, address: V, compare: Value | None, value: Value):
+    """Lane by lane in lane order: each active, in-bounds lane's read-modify-write."""
+    b = em.b
+    fn = inst.attrs.get("fn")
+    value_type = inst.type if inst.type != T.VOID else inst.operands[-1].type
+    scalar = flat_scalars(value_type)[0]
+    ty = memory_type(scalar)
+    nbytes = memory_bytes(scalar)
+    if fn in ("min", "max"):
+        op = ("min" if fn == "min" else "max") if scalar.kind == "int" else ("umin" if fn == "min" else "umax")
+    elif fn in _RMW or fn == "cmpxchg":
+        op = _RMW.get(fn)
+    else:
+        raise NotImplementedError(f"atomic fn {fn!r} is not supported by the host JIT")
+    source = flat_scalars(inst.operands[-1].type)[0]
+    values = b.splat(cast(b, value.parts[0], source, scalar))
+    compares = b.splat(cast(b, compare.parts[0], flat_scalars(inst.operands[-2].type)[0], scalar)) \
+        if compare is not None else None
+    ok = in_bounds(em, memory, address, nbytes)
+    active = b.mask_and(em.exec, b.splat(ok))
+    pointers = b.gep(memory.base, b.splat(address))
+    results = b.alloca(f"[{em.wave_size} x {ty}]")
+    remaining = b.alloca(b.bits_ty, zero=False)
+    b.store(b.mask_bits(active), remaining, align=8)
+    head, body, end = b.label("atomic"), b.label("atomic.lane"), b.label("atomic.done")
+    b.br(head)
+    b.start(head)
+    bits = b.load(b.bits_ty, remaining, align=8)
+    b.cbr(b.icmp("ne", bits, b.zero(b.bits_ty)), body, end)
+    b.start(body)
+    lane = b.call(b.bits_ty, "llvm.cttz", [bits, V("i1", "true")])
+    pointer = b.extract(pointers, lane)
+    operand = b.extract(values, lane)
+    if op is None:
+        pair = b.inst(f"{{ {ty}, i1 }}", f"cmpxchg ptr {pointer.ref}, {b.extract(compares, lane)}, {operand} "
+                                         f"seq_cst seq_cst, align {nbytes}")
+        old = b.inst(ty, f"extractvalue {pair}, 0")
+    else:
+        old = b.inst(ty, f"atomicrmw {op} ptr {pointer.ref}, {operand} seq_cst, align {nbytes}")
+    slot = b.inst("ptr", f"getelementptr [{em.wave_size} x {ty}], ptr {results.ref}, i32 0, {lane}")
+    b.store(old, slot, align=4)
+    b.store(b.binop("and", bits, b.binop("sub", bits, b.const(bits.ty, 1))), remaining, align=8)
+    b.br(head)
+    b.start(end)
+    if inst.type == T.VOID:
+        return None
+    gathered = b.load(b.vec(ty), results, align=64)
+    return Value([cast(b, gathered, scalar, flat_scalars(inst.type)[0])])
+
+
+def _atomic_operands(args: list[Value]) -> tuple[Value, Value | None, Value]:
+    if len(args) == 3:
+        return args[0], args[1], args[2]
+    return args[0], None, args[1]
+
+
+def lds_atomic(em, inst, args):
+    address, compare, value = _atomic_operands(args)
+    return atomic(em, inst, lds_memory(em), byte_address(em, address.parts[0], 1, 0), compare, value)
+
+
+def buffer_atomic(em, inst, args):
+    name = inst.attrs["resource"]
+    plain = 3 if inst.attrs.get("fn") == "cmpxchg" else 2
+    array_index, rest = split_array_index(em, inst, args, plain)
+    index, compare, value = _atomic_operands(rest)
+    memory = slot_memory(em, name, array_index)
+    return atomic(em, inst, memory, element_address(em, inst, name, index.parts[0]), compare, value)
+
+
+def barrier(em, inst, args):
+    """A memory barrier without sync (a sync barrier stops the wave: ``host.emit_barrier``)."""
+    em.b.raw("fence seq_cst")
+    return None
+
+
+HANDLERS = {
+    Op.BUFFER_LOAD: buffer_load, Op.BUFFER_STORE: buffer_store,
+    Op.LDS_LOAD: lds_load, Op.LDS_STORE: lds_store,
+    Op.SCRATCH_LOAD: scratch_load, Op.SCRATCH_STORE: scratch_store,
+    Op.CBUFFER_LOAD: cbuffer_load,
+    Op.LDS_ATOMIC: lds_atomic, Op.BUFFER_ATOMIC: buffer_atomic,
+    Op.BARRIER: barrier,
+}
+
+__all__ = ["HANDLERS", "Memory", "slot_memory", "load_value", "store_value", "buffer_info", "gather",
+           "interleave", "scratch_base", "in_bounds", "byte_address", "ll_scalar"]
