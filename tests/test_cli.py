@@ -188,10 +188,11 @@ def test_version():
 def test_an_internal_error_in_sema_is_one_line_with_the_shader_position(shader, monkeypatch):
     from shc.compiler.frontend.expressions import ExpressionChecker
 
-    def broken(self, node):
+    def broken(self, source, target, coord):
         raise KeyError("the checker broke")
 
-    monkeypatch.setattr(ExpressionChecker, "visit_Binary", broken)
+    # (not a visit_ method: the visitor caches those per class)
+    monkeypatch.setattr(ExpressionChecker, "convert", broken)
     path = shader(VALID)
     result = CliRunner().invoke(cli.app, ["check", str(path)])
     assert result.exit_code == 70

@@ -353,7 +353,9 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
     def check_index_range(self, node: ast.Index, size: int | None, what: str) -> None:
         constant = self.constant_int(node.index)
         if constant is not None and size is not None and not 0 <= constant < size:
-            self.error(f"index {constant} is out of range for a {what} of {size} elements", node.index.coord)
+            article = "an" if what == "array" else "a"
+            self.error(f"index {constant} is out of range for {article} {what} of {size} elements",
+                       node.index.coord)
 
     def index_resource(self, node: ast.Index, obj: T.ResourceType, index: T.Type) -> T.Type:
         if obj.element is None:

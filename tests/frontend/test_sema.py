@@ -730,8 +730,8 @@ def test_index_range_and_subscript_errors():
         (6, 18, "index 2 is out of range for a matrix of 2 elements"),
         (7, 17, "invalid matrix member '_m22' on 'float2x3'"),
         (8, 18, "index 3 is out of range for a vector of 3 elements"),
-        (10, 19, "index 4 is out of range for a array of 4 elements"),
-        (11, 19, "index -1 is out of range for a array of 4 elements"),
+        (10, 19, "index 4 is out of range for an array of 4 elements"),
+        (11, 19, "index -1 is out of range for an array of 4 elements"),
         (12, 21, "subscripted value of type 'float' is not an array, vector or matrix"),
     ]
 
