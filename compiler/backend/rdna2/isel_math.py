@@ -1,0 +1,372 @@
+"""Selection of ``math``, ``bits``, division and remainder.
+
+Transcendentals use the hardware's base-2 units (``v_exp_f32``, ``v_log_f32``; ``v_sin_f32``
+takes turns, so its argument is scaled by 1/2pi), as DXC-era drivers do. Integer division
+has no instruction: by a power of two it is a shift or a mask, by another constant a
+multiply-high with a magic number, and otherwise the reciprocal-refinement sequence
+LLVM's AMDGPU back end emits (``v_rcp_iflag_f32``, ``v_mul_hi_u32``, two corrections).
+Uniform results computed this way on the vector unit come back with ``v_readfirstlane_b32``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...ir.core import Inst
+from ...ir.ops import Op
+from .isel_tables import SALU_BITS, VALU_BITS, VALU_MATH
+from .machine import Imm
+
+LOG2_E = 1.4426950408889634
+LN_2 = 0.6931471805599453
+LOG10_2 = 0.30102999566398120
+INV_TWO_PI = 0.15915494309189535
+HALF_PI = 1.5707963267948966
+PI = 3.141592653589793
+
+
+def f32(value: float) -> Imm:
+    return Imm(float(value))
+
+
+class MathSelection:
+    """Mixin for ``Selector``: math functions, bit functions, division."""
+
+    def select_math(self, inst: Inst) -> None:
+        from .isel import element, type_class
+
+        fn = inst.attrs["fn"]
+        scalar = element(inst.operands[0].type if fn in ("isnan", "isinf", "isfinite", "sign") else inst.type)
+        tc = type_class(scalar)
+        out = self.result(inst)
+        for index, target in enumerate(out.parts):
+            args = [self.component(operand, index) for operand in inst.operands]
+            direct = VALU_MATH.get((fn, tc))
+            if direct is not None:
+                self.valu(direct, [target], args)
+                continue
+            handler = getattr(self, f"math_{fn}", None)
+            if handler is None or (tc not in ("f32", "f16") and fn != "sign"):
+                self.fail(f"'{fn}' on {tc} values")
+            handler(target, args, tc)
+
+    # each math_<fn>(target, args, tc) writes one component
+    def _scaled(self, unit: str, scale: float, value, tc: str):
+        scaled = self.vreg("v")
+        self.valu(f"v_mul_{tc}", [scaled], [f32(scale), value])
+        result = self.vreg("v")
+        self.valu(f"{unit}_{tc}", [result], [scaled])
+        return result
+
+    def math_exp(self, target, args, tc):
+        scaled = self.vreg("v")
+        self.valu(f"v_mul_{tc}", [scaled], [f32(LOG2_E), args[0]])
+        self.valu(f"v_exp_{tc}", [target], [scaled])
+
+    def _log_scaled(self, target, value, scale, tc):
+        log2 = self.vreg("v")
+        self.valu(f"v_log_{tc}", [log2], [value])
+        self.valu(f"v_mul_{tc}", [target], [f32(scale), log2])
+
+    def math_log(self, target, args, tc):
+        self._log_scaled(target, args[0], LN_2, tc)
+
+    def math_log10(self, target, args, tc):
+        self._log_scaled(target, args[0], LOG10_2, tc)
+
+    def math_pow(self, target, args, tc):
+        log2, product = self.vreg("v"), self.vreg("v")
+        self.valu(f"v_log_{tc}", [log2], [args[0]])
+        self.valu(f"v_mul_{tc}", [product], [args[1], log2])
+        self.valu(f"v_exp_{tc}", [target], [product])
+
+    def math_sin(self, target, args, tc):
+        turns = self.vreg("v")
+        self.valu(f"v_mul_{tc}", [turns], [f32(INV_TWO_PI), args[0]])
+        self.valu(f"v_sin_{tc}", [target], [turns])
+
+    def math_cos(self, target, args, tc):
+        turns = self.vreg("v")
+        self.valu(f"v_mul_{tc}", [turns], [f32(INV_TWO_PI), args[0]])
+        self.valu(f"v_cos_{tc}", [target], [turns])
+
+    def math_tan(self, target, args, tc):
+        sine, cosine, inverse = self.vreg("v"), self.vreg("v"), self.vreg("v")
+        self.math_sin(sine, args, tc)
+        self.math_cos(cosine, args, tc)
+        self.valu(f"v_rcp_{tc}", [inverse], [cosine])
+        self.valu(f"v_mul_{tc}", [target], [sine, inverse])
+
+    def math_saturate(self, target, args, tc):
+        self.valu(f"v_max_{tc}", [target], [args[0], args[0]], "clamp")
+
+    def math_sign(self, target, args, tc):
+        if tc in ("i32", "i16", "u32", "u16"):
+            if self.is_sgpr(target):
+                bounded = self.vreg("s")
+                self.salu("s_max_i32", [bounded], [args[0], Imm(-1)])
+                self.salu("s_min_i32", [target], [bounded, Imm(1)])
+            else:
+                self.valu("v_med3_i32", [target], [args[0], Imm(-1), Imm(1)])
+            return
+        positive, negative = self.mask_reg(), self.mask_reg()
+        step = self.vreg("v")
+        self.valu(f"v_cmp_lt_{tc}", [positive], [Imm(0.0), args[0]])
+        self.valu("v_cndmask_b32", [step], [Imm(0), Imm(1), positive])
+        self.valu(f"v_cmp_gt_{tc}", [negative], [Imm(0.0), args[0]])
+        self.valu("v_cndmask_b32", [target], [step, Imm(-1), negative])
+
+    def math_isnan(self, target, args, tc):
+        self.valu(f"v_cmp_u_{tc}", [target], [args[0], args[0]])
+
+    def math_isinf(self, target, args, tc):
+        self.valu(f"v_cmp_class_{tc}", [target], [args[0], Imm(0x204)])
+
+    def math_isfinite(self, target, args, tc):
+        self.valu(f"v_cmp_class_{tc}", [target], [args[0], Imm(0x1F8)])
+
+    def math_ldexp(self, target, args, tc):
+        exponent = self.vreg("v")
+        self.valu(f"v_cvt_i32_{tc}" if tc == "f32" else "v_cvt_i16_f16", [exponent], [args[1]])
+        self.valu(f"v_ldexp_{tc}", [target], [args[0], exponent])
+
+    def math_fmod(self, target, args, tc):
+        inverse, quotient, whole, product = (self.vreg("v") for _ in range(4))
+        self.valu(f"v_rcp_{tc}", [inverse], [args[1]])
+        self.valu(f"v_mul_{tc}", [quotient], [args[0], inverse])
+        self.valu(f"v_trunc_{tc}", [whole], [quotient])
+        self.valu(f"v_mul_{tc}", [product], [whole, args[1]])
+        self.valu(f"v_sub_{tc}", [target], [args[0], product])
+
+    def math_smoothstep(self, target, args, tc):
+        low, high, x = args
+        offset, span, inverse, t, cubic, square = (self.vreg("v") for _ in range(6))
+        self.valu(f"v_sub_{tc}", [offset], [x, low])
+        self.valu(f"v_sub_{tc}", [span], [high, low])
+        self.valu(f"v_rcp_{tc}", [inverse], [span])
+        self.valu(f"v_mul_{tc}", [t], [offset, inverse], "clamp")
+        self.valu(f"v_fma_{tc}", [cubic], [Imm(-2.0), t, f32(3.0)])
+        self.valu(f"v_mul_{tc}", [square], [t, t])
+        self.valu(f"v_mul_{tc}", [target], [square, cubic])
+
+    def _exp_pair(self, value, tc, scale=1.0):
+        """(e^(scale*x), e^(-scale*x)) for the hyperbolic functions."""
+        scaled, grow, shrink = self.vreg("v"), self.vreg("v"), self.vreg("v")
+        self.valu(f"v_mul_{tc}", [scaled], [f32(LOG2_E * scale), value])
+        self.valu(f"v_exp_{tc}", [grow], [scaled])
+        self.valu(f"v_rcp_{tc}", [shrink], [grow])
+        return grow, shrink
+
+    def math_sinh(self, target, args, tc):
+        grow, shrink = self._exp_pair(args[0], tc)
+        difference = self.vreg("v")
+        self.valu(f"v_sub_{tc}", [difference], [grow, shrink])
+        self.valu(f"v_mul_{tc}", [target], [Imm(0.5), difference])
+
+    def math_cosh(self, target, args, tc):
+        grow, shrink = self._exp_pair(args[0], tc)
+        total = self.vreg("v")
+        self.valu(f"v_add_{tc}", [total], [grow, shrink])
+        self.valu(f"v_mul_{tc}", [target], [Imm(0.5), total])
+
+    def math_tanh(self, target, args, tc):
+        grow, _ = self._exp_pair(args[0], tc, 2.0)
+        above, below, inverse = self.vreg("v"), self.vreg("v"), self.vreg("v")
+        self.valu(f"v_add_{tc}", [above], [Imm(-1.0), grow])
+        self.valu(f"v_add_{tc}", [below], [Imm(1.0), grow])
+        self.valu(f"v_rcp_{tc}", [inverse], [below])
+        self.valu(f"v_mul_{tc}", [target], [above, inverse])
+
+    def _atan_core(self, target, value, tc):
+        """atan(x): reduce |x| to [0, 1], a degree-9 odd polynomial, undo the reduction, copy the sign."""
+        magnitude, inverse, reduced, square, poly, tail, flipped, result = (self.vreg("v") for _ in range(8))
+        large = self.mask_reg()
+        self.valu("v_and_b32", [magnitude], [Imm(0x7FFFFFFF), value])
+        self.valu(f"v_rcp_{tc}", [inverse], [magnitude])
+        self.valu(f"v_cmp_lt_{tc}", [large], [Imm(1.0), magnitude])
+        self.valu("v_cndmask_b32", [reduced], [magnitude, inverse, large])
+        self.valu(f"v_mul_{tc}", [square], [reduced, reduced])
+        self.valu(f"v_fma_{tc}", [poly], [square, f32(0.0208351), f32(-0.085133)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(0.180141)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(-0.3302995)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(0.999866)])
+        self.valu(f"v_mul_{tc}", [tail], [reduced, poly])
+        self.valu(f"v_sub_{tc}", [flipped], [f32(HALF_PI), tail])
+        self.valu("v_cndmask_b32", [result], [tail, flipped, large])
+        self.valu("v_bfi_b32", [target], [Imm(0x7FFFFFFF), result, value])
+
+    def math_atan(self, target, args, tc):
+        self._atan_core(target, args[0], tc)
+
+    def math_atan2(self, target, args, tc):
+        y, x = args
+        inverse, ratio, angle, shifted = (self.vreg("v") for _ in range(4))
+        negative = self.mask_reg()
+        self.valu(f"v_rcp_{tc}", [inverse], [x])
+        self.valu(f"v_mul_{tc}", [ratio], [y, inverse])
+        self._atan_core(angle, ratio, tc)
+        signed_pi = self.vreg("v")
+        self.valu("v_bfi_b32", [signed_pi], [Imm(0x7FFFFFFF), f32(PI), y])
+        self.valu(f"v_add_{tc}", [shifted], [angle, signed_pi])
+        self.valu(f"v_cmp_gt_{tc}", [negative], [Imm(0.0), x])
+        self.valu("v_cndmask_b32", [target], [angle, shifted, negative])
+
+    def math_asin(self, target, args, tc):
+        square, rest, root, inverse, ratio = (self.vreg("v") for _ in range(5))
+        self.valu(f"v_mul_{tc}", [square], [args[0], args[0]])
+        self.valu(f"v_sub_{tc}", [rest], [Imm(1.0), square])
+        self.valu(f"v_sqrt_{tc}", [root], [rest])
+        self.valu(f"v_rcp_{tc}", [inverse], [root])
+        self.valu(f"v_mul_{tc}", [ratio], [args[0], inverse])
+        self._atan_core(target, ratio, tc)
+
+    def math_acos(self, target, args, tc):
+        angle = self.vreg("v")
+        self.math_asin(angle, args, tc)
+        self.valu(f"v_sub_{tc}", [target], [f32(HALF_PI), angle])
+
+    # ------------------------------------------------------------------ bits
+    def select_bits(self, inst: Inst) -> None:
+        from .isel import element
+
+        fn = inst.attrs["fn"]
+        signed = element(inst.operands[0].type).kind == "int"
+        out = self.result(inst)
+        for index, target in enumerate(out.parts):
+            value = self.component(inst.operands[0], index)
+            if fn == "firstbithigh":
+                self.first_bit_high(target, value, signed, out.bank)
+            elif out.bank == "s":
+                self.salu(SALU_BITS[fn], [target], [value])
+            elif fn == "countbits":
+                self.valu(VALU_BITS[fn], [target], [value, Imm(0)])
+            else:
+                self.valu(VALU_BITS[fn], [target], [value])
+
+    def first_bit_high(self, target, value, signed: bool, bank: str) -> None:
+        """HLSL counts from bit 0; the hardware counts leading bits (-1 when none is found)."""
+        leading = self.vreg(bank)
+        index = self.vreg(bank)
+        if bank == "s":
+            self.salu("s_flbit_i32" if signed else "s_flbit_i32_b32", [leading], [value])
+            self.salu("s_sub_i32", [index], [Imm(31), leading])
+            self.salu("s_cmp_lg_u32", [], [leading, Imm(-1)])
+            self.salu("s_cselect_b32", [target], [index, Imm(-1)])
+            return
+        found = self.mask_reg()
+        self.valu("v_ffbh_i32" if signed else "v_ffbh_u32", [leading], [value])
+        self.valu("v_sub_nc_u32", [index], [Imm(31), leading])
+        self.valu("v_cmp_ne_u32", [found], [Imm(-1), leading])
+        self.valu("v_cndmask_b32", [target], [Imm(-1), index, found])
+
+    # -------------------------------------------------------------- division
+    def select_divide(self, inst: Inst) -> None:
+        from .isel import element, is_packed, type_class
+
+        scalar = element(inst.type)
+        tc = type_class(scalar)
+        numerator, denominator = inst.operands
+        out = self.result(inst)
+        if scalar.kind == "float":
+            if is_packed(inst.type, "v"):
+                self.fail("packed half division")
+            for index, target in enumerate(out.parts):
+                a, b = self.component(numerator, index), self.component(denominator, index)
+                if inst.op is Op.REM:
+                    self.math_fmod(target, [a, b], tc)
+                elif isinstance(a, Imm) and a.value == 1.0:
+                    self.valu(f"v_rcp_{tc}", [target], [b])
+                else:
+                    inverse = self.vreg("v")
+                    self.valu(f"v_rcp_{tc}", [inverse], [b])
+                    self.valu(f"v_mul_{tc}", [target], [a, inverse])
+            return
+        if scalar.bits != 32:
+            self.fail(f"integer division on {tc} values")
+        for index, target in enumerate(out.parts):
+            a, b = self.component(numerator, index), self.component(denominator, index)
+            self.integer_divide(inst.op is Op.REM, scalar.kind == "int", target, a, b, out.bank)
+
+    def integer_divide(self, remainder: bool, signed: bool, target, a, b, bank: str) -> None:
+        shift = None
+        if isinstance(b, Imm) and isinstance(b.value, int) and b.value > 0 and b.value & (b.value - 1) == 0:
+            shift = b.value.bit_length() - 1
+        if shift is not None and not signed:
+            if bank == "s":
+                self.salu("s_and_b32" if remainder else "s_lshr_b32", [target],
+                          [a, Imm(b.value - 1)] if remainder else [a, Imm(shift)])
+            elif remainder:
+                self.valu("v_and_b32", [target], [Imm(b.value - 1), a])
+            else:
+                self.valu("v_lshrrev_b32", [target], [Imm(shift), a])
+            return
+        result = self.vreg("v") if bank == "s" else target
+        if signed:
+            self.signed_divide(remainder, result, a, b)
+        elif isinstance(b, Imm) and isinstance(b.value, int) and b.value > 0 and not remainder:
+            self.divide_by_constant(result, a, b.value)
+        else:
+            self.unsigned_divide(remainder, result, a, b)
+        if bank == "s":
+            self.emit("v_readfirstlane_b32", [target], [result])
+
+    def divide_by_constant(self, target, numerator, divisor: int) -> None:
+        """q = mulhi(n, m) >> s with m = ceil(2^(32+s) / d), or the 33-bit variant (Granlund-Montgomery)."""
+        s = math.ceil(math.log2(divisor))
+        magic = (1 << (32 + s)) // divisor + 1
+        high = self.vreg("v")
+        if magic < (1 << 32):
+            self.valu("v_mul_hi_u32", [high], [numerator, Imm(magic)])
+            self.valu("v_lshrrev_b32", [target], [Imm(s), high])
+            return
+        difference, half, total = self.vreg("v"), self.vreg("v"), self.vreg("v")
+        self.valu("v_mul_hi_u32", [high], [numerator, Imm(magic - (1 << 32))])
+        self.valu("v_sub_nc_u32", [difference], [numerator, high])
+        self.valu("v_lshrrev_b32", [half], [Imm(1), difference])
+        self.valu("v_add_nc_u32", [total], [half, high])
+        self.valu("v_lshrrev_b32", [target], [Imm(s - 1), total])
+
+    def unsigned_divide(self, remainder: bool, target, numerator, denominator) -> None:
+        """LLVM's expansion of udiv/urem on gfx10: a float reciprocal refined to an exact quotient."""
+        r = [self.vreg("v") for _ in range(12)]
+        fix1, fix2 = self.mask_reg(), self.mask_reg()
+        self.valu("v_cvt_f32_u32", [r[0]], [denominator])
+        self.valu("v_rcp_iflag_f32", [r[0]], [r[0]])
+        self.valu("v_mul_f32", [r[0]], [Imm(0x4F7FFFFE), r[0]])
+        self.valu("v_cvt_u32_f32", [r[0]], [r[0]])
+        self.valu("v_sub_nc_u32", [r[1]], [Imm(0), denominator])
+        self.valu("v_mul_lo_u32", [r[1]], [r[1], r[0]])
+        self.valu("v_mul_hi_u32", [r[1]], [r[0], r[1]])
+        self.valu("v_add_nc_u32", [r[0]], [r[0], r[1]])
+        self.valu("v_mul_hi_u32", [r[2]], [numerator, r[0]])
+        self.valu("v_mul_lo_u32", [r[3]], [r[2], denominator])
+        self.valu("v_sub_nc_u32", [r[4]], [numerator, r[3]])
+        self.valu("v_add_nc_u32", [r[5]], [Imm(1), r[2]])
+        self.valu("v_sub_nc_u32", [r[6]], [r[4], denominator])
+        self.valu("v_cmp_le_u32", [fix1], [denominator, r[4]])
+        self.valu("v_cndmask_b32", [r[2]], [r[2], r[5], fix1])
+        self.valu("v_cndmask_b32", [r[4]], [r[4], r[6], fix1])
+        self.valu("v_cmp_le_u32", [fix2], [denominator, r[4]])
+        if remainder:
+            self.valu("v_sub_nc_u32", [r[7]], [r[4], denominator])
+            self.valu("v_cndmask_b32", [target], [r[4], r[7], fix2])
+        else:
+            self.valu("v_add_nc_u32", [r[7]], [Imm(1), r[2]])
+            self.valu("v_cndmask_b32", [target], [r[2], r[7], fix2])
+
+    def signed_divide(self, remainder: bool, target, numerator, denominator) -> None:
+        """|n| / |d| unsigned, then the sign: the quotient's is n ^ d, the remainder's n's."""
+        sign_n, sign_d, abs_n, abs_d, unsigned, sign, flipped = (self.vreg("v") for _ in range(7))
+        self.valu("v_ashrrev_i32", [sign_n], [Imm(31), numerator])
+        self.valu("v_ashrrev_i32", [sign_d], [Imm(31), denominator])
+        self.valu("v_add_nc_u32", [abs_n], [numerator, sign_n])
+        self.valu("v_xor_b32", [abs_n], [abs_n, sign_n])
+        self.valu("v_add_nc_u32", [abs_d], [denominator, sign_d])
+        self.valu("v_xor_b32", [abs_d], [abs_d, sign_d])
+        self.unsigned_divide(remainder, unsigned, abs_n, abs_d)
+        if remainder:
+            sign = sign_n
+        else:
+            self.valu("v_xor_b32", [sign], [sign_n, sign_d])
+        self.valu("v_xor_b32", [flipped], [unsigned, sign])
+        self.valu("v_sub_nc_u32", [target], [flipped, sign])

@@ -1,0 +1,184 @@
+"""The RDNA2 listing: selection, register allocation, waits, and the text with its header.
+
+``render_listing(module)`` runs the back end on the middle end's final IR and returns a
+``Listing``: the assembly text (LLVM's spelling, block labels ``.LBB0_N``) under an
+RGA-style header (entry, wave size, ``[numthreads]``, VGPRs used and allocated, SGPRs,
+LDS, scratch, occupancy and its limiter, bindings and their descriptor SGPRs) and the
+same figures as numbers. With ``source=True`` each HLSL line appears as a comment
+(``; file:line: text``) before the first instruction that came from it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ...diagnostics import SourceCache, display_path
+from ...ir.core import Module
+from ....runtime import device
+from .isel import Selector
+from .isel_memory import is_texture
+from .machine import MFunction, MInst, VReg
+from .regalloc import Allocation, allocate
+from .waitcnt import insert_waitcnts
+
+CLASSES = ("VALU", "SALU", "DPP", "LDS", "VMEM", "SMEM", "branch", "other")
+
+
+@dataclass
+class Listing:
+    text: str
+    vgprs: int
+    vgprs_allocated: int
+    sgprs: int
+    lds_bytes: int
+    scratch_bytes: int
+    occupancy: int
+    limiter: str
+    instructions: dict[str, int] = field(default_factory=dict)
+    wave_size: int = 32
+    by_limit: dict[str, int] = field(default_factory=dict)
+    function: MFunction | None = None
+
+
+def instruction_class(inst: MInst) -> str:
+    name = inst.mnemonic
+    if name.startswith(("s_branch", "s_cbranch")):
+        return "branch"
+    if name.startswith(("s_load", "s_buffer_load")):
+        return "SMEM"
+    if name.startswith("ds_"):
+        return "LDS"
+    if name.startswith(("buffer_", "image_", "scratch_", "global_")):
+        return "VMEM"
+    if name.startswith("v_"):
+        return "DPP" if "_dpp" in name or "dpp8:" in inst.modifiers else "VALU"
+    if name in ("s_waitcnt", "s_waitcnt_vscnt", "s_barrier", "s_endpgm", "s_nop"):
+        return "other"
+    return "SALU"
+
+
+def count_instructions(function: MFunction) -> dict[str, int]:
+    counts = {name: 0 for name in CLASSES}
+    for inst in function.instructions():
+        if inst.mnemonic != "implicit_def":
+            counts[instruction_class(inst)] += 1
+    return counts
+
+
+def render_listing(module: Module, source: bool = False, sources: SourceCache | None = None) -> Listing:
+    """The kernel's RDNA2 listing; ``sources`` (a ``Diagnostics().sources``) supplies the HLSL lines."""
+    selector = Selector(module)
+    function = selector.run()
+    allocation = allocate(function)
+    insert_waitcnts(function)
+    wave = function.wave_size
+    x, y, z = module.function.numthreads
+    vgprs = max(allocation.vgprs_used, 1)
+    sgprs = allocation.sgprs_used + device.RDNA2.vcc_sgprs
+    lds = module.lds_bytes + selector.extra_lds
+    scratch = module.scratch_bytes + allocation.scratch_bytes // wave
+    occupancy = device.occupancy(vgprs, sgprs, lds, x * y * z, wave)
+    counts = count_instructions(function)
+    listing = Listing("", vgprs, device.vgprs_allocated(vgprs, wave), sgprs, lds, scratch,
+                      occupancy.waves_per_simd, occupancy.limiter, counts, wave, dict(occupancy.by_limit), function)
+    header = header_lines(module, selector, listing, allocation)
+    body = body_lines(function, source, sources)
+    listing.text = "\n".join(header + body) + "\n"
+    return listing
+
+
+def header_lines(module: Module, selector: Selector, listing: Listing, allocation: Allocation) -> list[str]:
+    function = module.function
+    x, y, z = function.numthreads
+    wave = listing.wave_size
+    waves = -(-(x * y * z) // wave)
+    where = f"  ({display_path(function.coord.file)}:{function.coord.line})" if function.coord.line > 0 else ""
+    granule = device.RDNA2.granule(wave)
+    limits = ", ".join(f"{name} {value}" for name, value in listing.by_limit.items())
+    lds_note = f" (+{selector.extra_lds} for lane exchanges)" if selector.extra_lds else ""
+    spills = f", {len(allocation.spilled)} values spilled" if allocation.spilled else ""
+    counts = ", ".join(f"{name} {count}" for name, count in listing.instructions.items() if count)
+    lines = [
+        f"; shc RDNA2 listing ({device.RDNA2.gfx}, wave{wave})",
+        f"; entry         {function.name}{where}",
+        f"; wave size     {wave}",
+        f"; numthreads    [{x}, {y}, {z}]  ({waves} wave{'s' if waves != 1 else ''} per group)",
+        f"; VGPRs         {listing.vgprs} used, {listing.vgprs_allocated} allocated (granule {granule}){spills}",
+        f"; SGPRs         {listing.sgprs} (with VCC)",
+        f"; LDS           {listing.lds_bytes} bytes{lds_note}",
+        f"; scratch       {listing.scratch_bytes} bytes per lane",
+        f"; occupancy     {listing.occupancy} waves per SIMD, limited by {listing.limiter} ({limits})",
+        f"; instructions  {counts}",
+    ]
+    if module.bindings:
+        lines.append("; bindings")
+        for binding in module.bindings:
+            element = f"<{binding.element}>" if binding.element is not None else ""
+            count = "" if binding.count == 1 else f"[{'' if binding.count is None else binding.count}]"
+            kind = f"{binding.kind}{element}{count}"
+            lines.append(f";   {binding.register + ' space' + str(binding.space):<11} {kind:<30} "
+                         f"{binding.name:<20} {descriptor_text(selector, binding)}")
+    lines.append(f"{function.name}:")
+    return lines
+
+
+def descriptor_text(selector: Selector, binding) -> str:
+    if binding.count != 1:
+        return f"loaded per access (table +0x{selector.slots[binding.name]:x}, 32 bytes per element)"
+    regs = [(key[1], reg) for key, reg in selector.descriptors.items() if key[0] == binding.name]
+    if not regs:
+        return "unused"
+    slot = selector.slots[binding.name]
+    shown = ", ".join(reg.format() + (f" [{index}]" if binding.count != 1 else "") for index, reg in sorted(
+        regs, key=lambda item: item[0]))
+    return f"{shown}  (table +0x{slot:x})"
+
+
+def body_lines(function: MFunction, source: bool, sources: SourceCache | None) -> list[str]:
+    targets = getattr(function, "targets", set())
+    lines = []
+    last_line = None
+    reader = _SourceReader(sources)
+    for number, block in enumerate(function.blocks):
+        comment = f"  ; {block.comment}" if block.comment else ""
+        if block.label in targets:
+            lines.append(f"{block.label}:{comment}")
+        elif number > 0 or block.comment:
+            lines.append(f"; %bb.{number}:{comment}")
+        for inst in block.insts:
+            if inst.mnemonic == "implicit_def":
+                continue
+            coord = inst.coord
+            if source and coord.line > 0 and (coord.file, coord.line) != last_line:
+                last_line = (coord.file, coord.line)
+                text = reader.line(coord.file, coord.line)
+                if text is not None:
+                    lines.append(f"; {display_path(coord.file)}:{coord.line}: {text.strip()}")
+            text = "  " + inst.format()
+            if inst.comment:
+                text = f"{text:<60} ; {inst.comment}"
+            lines.append(text)
+    return lines
+
+
+class _SourceReader:
+    def __init__(self, sources: SourceCache | None):
+        self.sources = sources
+        self.files: dict[str, list[str] | None] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        if self.sources is not None:
+            text = self.sources.line(path, number)
+            if text is not None:
+                return text
+        if path not in self.files:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    self.files[path] = handle.read().splitlines()
+            except OSError:
+                self.files[path] = None
+        lines = self.files[path]
+        if lines is None or not 0 < number <= len(lines):
+            return None
+        return lines[number - 1]
