@@ -142,9 +142,10 @@ CASES += [
     ("lane-count", "WaveGetLaneCount()", "uint", "uint", lambda v, e, w: wm.wave_get_lane_count(e), "small"),
     ("is-first-lane", "WaveIsFirstLane() ? 1u : 0u", "uint", "uint",
      lambda v, e, w: wm.WaveResult(wm.wave_is_first_lane(e).values.astype(np.uint32), e.copy()), "small"),
-    ("any-true", "WaveActiveAnyTrue(v > 3) ? 1u : 0u", "int", "uint", _bool(_cond(wm.wave_active_any_true)), "small"),
+    ("any-true", "WaveActiveAnyTrue(v > 3) ? 1u : 0u", "int", "uint",
+     _bool(lambda v, e: wm.wave_active_any_true(v > 3, e)), "small"),
     ("all-true", "WaveActiveAllTrue(v > -8) ? 1u : 0u", "int", "uint",
-     lambda v, e, w: _bool(lambda v, e: wm.wave_active_all_true(v > -8, e))(v, e, w), "small"),
+     _bool(lambda v, e: wm.wave_active_all_true(v > -8, e)), "small"),
     ("all-equal", "WaveActiveAllEqual(v) ? 1u : 0u", "uint", "uint", _bool(wm.wave_active_all_equal), "equal"),
     ("ballot", "WaveActiveBallot(v > 3)", "int", "uint4", _cond(wm.wave_active_ballot), "small"),
     ("count-bits", "WaveActiveCountBits(v > 3)", "int", "uint", _cond(wm.wave_active_count_bits), "small"),
@@ -240,7 +241,7 @@ StructuredBuffer<uint> src;
 RWStructuredBuffer<uint> dst;
 RWByteAddressBuffer raw;
 RWTexture2D<float> image;
-groupshared uint shared[16];
+groupshared uint cells[16];
 [numthreads(64, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
     uint far = id.x * 1000003u + 1000u;       // far out of range
@@ -249,9 +250,9 @@ void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
     raw.Store(far * 4, 9);
     raw.Store(id.x * 4 + 200, 5);             // the tail of the buffer, then past it
     image[uint2(id.x, id.x * 3)] = 2.0;       // outside the texture except for threads 0 and 1
-    shared[gi * 977] = gi;                    // groupshared out of range stays in the group's LDS
+    cells[gi * 977] = gi;                     // groupshared out of range stays in the group's LDS
     GroupMemoryBarrierWithGroupSync();
-    dst[id.x + 64] = shared[gi % 16];
+    dst[id.x + 64] = cells[gi % 16];
 }
 """
 
