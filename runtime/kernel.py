@@ -179,7 +179,14 @@ class Kernel:
             if render is None:
                 raise NotImplementedError("the RDNA2 listing is not available yet (compiler/backend/rdna2 "
                                           "has no render_listing)")
-            self._listing = render(self.module)
+            sources = SourceCache()
+            if self._source is not None:
+                sources.add(self._source.filename, self._source.text)
+            try:
+                listing = render(self.module, source=True, sources=sources)
+            except TypeError:  # a renderer without the source-line options
+                listing = render(self.module)
+            self._listing = getattr(listing, "text", listing)
         return self._listing
 
     def __repr__(self) -> str:
@@ -370,15 +377,9 @@ def _barrier_coords(host, module) -> dict[int, str]:
 
 
 def _listing_renderer():
+    """``compiler/backend/rdna2/listing.py``'s ``render_listing``, when the back end has it."""
     try:
-        from ..compiler.backend import rdna2
+        from ..compiler.backend.rdna2 import listing
     except ImportError:
         return None
-    render = getattr(rdna2, "render_listing", None)
-    if render is None:
-        try:
-            from ..compiler.backend.rdna2 import listing
-        except ImportError:
-            return None
-        render = getattr(listing, "render_listing", None)
-    return render
+    return getattr(listing, "render_listing", None)
