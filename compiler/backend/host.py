@@ -49,9 +49,9 @@ from ..frontend import hlsl_types as T
 from ..ir.core import Binding, Block, Inst, Module
 from ..ir.lower_globals import tight_size
 from ..ir.ops import LANE_EXCHANGE, Op
-from ..passes.uniformity import WAVE, analyze
 from . import host_arith, host_memory, host_textures, host_wave
 from .host_analysis import ACTIVE_LANES, Plan, is_sync_barrier, plan_function
+from .host_divergence import Divergence
 from .host_flow import Construct, FlowEmitter, UnstructuredFlow
 from .host_ir import Builder, V, bit_width, element, flat_scalars, is_vector, ll_scalar
 from .host_values import Value, const_value, wave_scalar
@@ -158,7 +158,7 @@ class KernelEmitter(FlowEmitter):
             raise ValueError(f"a wave has 32 or 64 lanes, not {self.wave_size}")
         self.b = Builder(self.wave_size)
         self.stats = stats
-        self.uniformity = module.analyses.get("uniformity") or analyze(self.function)
+        self.divergence = Divergence(self.function)
         self.order = {inst: index for index, inst in enumerate(self.function.instructions())}
         self.block_index = {block: index for index, block in enumerate(self.function.blocks)}
         self.plan: Plan = plan_function(self.function, self.order)
@@ -258,7 +258,10 @@ class KernelEmitter(FlowEmitter):
     # -- values ----------------------------------------------------------------------------
 
     def is_uniform(self, inst: Inst) -> bool:
-        return self.uniformity.level(inst) <= WAVE
+        """Whether ``inst`` may live as one scalar per wave (``host_divergence``: the shared
+        uniformity analysis is an optimisation hint elsewhere; here a wrong answer is a
+        wrong result, so the JIT decides conservatively itself)."""
+        return not self.divergence.varying(inst)
 
     def home(self, inst: Inst) -> list[tuple[V, str]]:
         """The stack slots of a value that lives across blocks: one per component."""

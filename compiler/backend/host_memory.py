@@ -29,13 +29,46 @@ ZERO_GLOBAL = "@shc.zero"
 # bases, bounds and addresses
 # ---------------------------------------------------------------------------------------
 
+INT32_MAX = (1 << 31) - 1
+
 
 class Memory:
-    """Where an access goes: a base pointer (or one per lane), the bytes addressable there,
-    and which lanes may access at all (None: every lane)."""
+    """Where an access goes.
 
-    def __init__(self, base: V, size: V, valid: V | None = None):
+    ``base``: a pointer (or one per lane); ``size``: the bytes addressable there as an
+    i32 (clamped to 2 GiB - 1: larger resources are addressable up to there);
+    ``valid``: lanes that may access at all (None: every lane); ``lane_offset``: an
+    i32 lane vector added after the bounds check (each lane's own scratch);
+    ``overlapping``: whether two lanes' accesses may partially overlap (byte
+    addressing), so a multi-component store must keep lane order per byte.
+    """
+
+    def __init__(self, base: V, size: V, valid: V | None = None, lane_offset: V | None = None,
+                 overlapping: bool = False):
         self.base, self.size, self.valid = base, size, valid
+        self.lane_offset, self.overlapping = lane_offset, overlapping
+
+    def restricted(self, b, valid: V | None) -> Memory:
+        """The same memory with only the lanes in ``valid`` (and this memory's) allowed."""
+        if valid is None or self.valid is None:
+            both = valid if self.valid is None else self.valid
+        else:
+            both = b.binop("and", *unify(b, [self.valid, valid]))
+        return Memory(self.base, self.size, both, self.lane_offset, self.overlapping)
+
+
+class Address:
+    """A byte address ``index * scale + offset`` computed in i32, with the overflow guard
+    worked out once the access size is known (``in_bounds``)."""
+
+    def __init__(self, index: V, scale: int = 1, offset: int = 0):
+        self.index, self.scale, self.offset = index, scale, offset
+
+
+def _size32(b, size64: V) -> V:
+    below = b.icmp("slt", size64, b.const(size64.ty, INT32_MAX))
+    clamped = b.select(below, size64, b.const(size64.ty, INT32_MAX))
+    return b.cast("trunc", clamped, b.vec("i32") if is_vector(size64.ty) else "i32")
 
 
 def slot_memory(em, name: str, array_index: V | None) -> Memory:
@@ -44,17 +77,23 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
     base_slot = em.slot_base.get(name)
     if base_slot is None:
         raise NotImplementedError(f"no resource named {name!r} is bound")
+    binding = em.bindings[name]
+    overlapping = "ByteAddress" in binding.kind
     resources = em.ctx_field("resources", 0)
     sizes = em.ctx_field("sizes", 8)
     if array_index is None:
-        pointer = em.entry_value(f"slot{base_slot}.pp", "ptr", f"getelementptr ptr, ptr {resources.ref}, "
-                                 f"i64 {base_slot}")
-        size_pointer = em.entry_value(f"slot{base_slot}.sp", "ptr", f"getelementptr i64, ptr {sizes.ref}, "
-                                      f"i64 {base_slot}")
-        return Memory(em.entry_value(f"slot{base_slot}", "ptr", f"load ptr, ptr {pointer.ref}, align 8"),
-                      em.entry_value(f"slot{base_slot}.size", "i64", f"load i64, ptr {size_pointer.ref}, align 8"))
-    binding = em.bindings[name]
-    index = b.cast("zext", array_index, "i64" if not is_vector(array_index.ty) else b.vec("i64"))
+        key = f"slot{base_slot}"
+        pointer = em.entry_value(key + ".pp", "ptr", f"getelementptr ptr, ptr {resources.ref}, i64 {base_slot}")
+        size_pointer = em.entry_value(key + ".sp", "ptr", f"getelementptr i64, ptr {sizes.ref}, i64 {base_slot}")
+        size64 = em.entry_value(key + ".size64", "i64", f"load i64, ptr {size_pointer.ref}, align 8")
+        below = em.entry_value(key + ".below", "i1", f"icmp slt i64 {size64.ref}, {INT32_MAX}")
+        clamped = em.entry_value(key + ".clamped", "i64", f"select i1 {below.ref}, i64 {size64.ref}, i64 {INT32_MAX}")
+        return Memory(em.entry_value(key, "ptr", f"load ptr, ptr {pointer.ref}, align 8"),
+                      em.entry_value(key + ".size", "i32", f"trunc i64 {clamped.ref} to i32"),
+                      overlapping=overlapping)
+    index = array_index
+    if element(index.ty) != "i64":
+        index = b.cast("zext", index, b.vec("i64") if is_vector(index.ty) else "i64")
     if binding.count is not None:
         count = b.const(index.ty, binding.count)
     else:
@@ -66,11 +105,12 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
     slot = b.binop("add", b.select(valid, index, b.zero(index.ty)), b.const(index.ty, base_slot))
     if not is_vector(index.ty):
         base = b.load("ptr", b.inst("ptr", f"getelementptr ptr, {resources}, {slot}"), align=8)
-        size = b.load("i64", b.inst("ptr", f"getelementptr ptr, {sizes}, {slot}"), align=8)
-        return Memory(base, size, valid)
+        size = b.load("i64", b.inst("ptr", f"getelementptr i64, {sizes}, {slot}"), align=8)
+        return Memory(base, _size32(b, size), valid, overlapping=overlapping)
     pointers = b.inst(b.vec("ptr"), f"getelementptr ptr, {resources}, {slot}")
     size_pointers = b.inst(b.vec("ptr"), f"getelementptr i64, {sizes}, {slot}")
-    return Memory(gather(b, b.vec("ptr"), pointers, valid, 8), gather(b, b.vec("i64"), size_pointers, valid, 8), valid)
+    return Memory(gather(b, b.vec("ptr"), pointers, valid, 8),
+                  _size32(b, gather(b, b.vec("i64"), size_pointers, valid, 8)), valid, overlapping=overlapping)
 
 
 def em_meta_array_count() -> int:
@@ -83,7 +123,7 @@ def lds_memory(em) -> Memory:
     slot = em.frame_field("group_slot", 24)
     pointer = em.entry_value("lds.pp", "ptr", f"getelementptr ptr, ptr {lds.ref}, i32 {slot.ref}")
     base = em.entry_value("lds", "ptr", f"load ptr, ptr {pointer.ref}, align 8")
-    return Memory(base, V("i64", str(em.module.lds_bytes)))
+    return Memory(base, V("i32", str(em.module.lds_bytes)), overlapping=True)
 
 
 def scratch_base(em) -> V:
@@ -99,37 +139,47 @@ def scratch_base(em) -> V:
 
 
 def scratch_memory(em) -> Memory:
-    """Each lane's own scratch: a lane vector of bases ``scratch_bytes`` apart."""
+    """Each lane's own ``scratch_bytes``, lane after lane."""
     b = em.b
-    base = scratch_base(em)
-    offsets = b.const(b.vec("i64"), [lane * em.scratch_lane_bytes for lane in range(em.wave_size)])
-    bases = em.entry_value("scratch.lanes", b.vec("ptr"), f"getelementptr i8, ptr {base.ref}, {offsets}")
-    return Memory(bases, V("i64", str(em.scratch_lane_bytes)))
+    offsets = b.const(b.vec("i32"), [lane * em.scratch_lane_bytes for lane in range(em.wave_size)])
+    return Memory(scratch_base(em), V("i32", str(em.scratch_lane_bytes)), lane_offset=offsets, overlapping=True)
 
 
-def byte_address(em, index: V, scale: int, offset: int) -> V:
-    """``index * scale + offset`` as an i64 (scalar or lane vector), from a 32-bit index."""
+def byte_address(em, index: V, scale: int = 1, offset: int = 0) -> Address:
+    return Address(index, scale, offset)
+
+
+def in_bounds(em, memory: Memory, address: Address, nbytes: int) -> tuple[V, V]:
+    """``(ok, address)``: the lanes (or the one scalar) whose ``nbytes`` at ``address`` fit
+    in ``memory``, and the i32 byte address (with the lane offset added)."""
     b = em.b
-    wide = index
-    if element(index.ty) != "i64":
-        wide = b.cast("zext", index, b.vec("i64") if is_vector(index.ty) else "i64")
-    if scale != 1:
-        wide = b.binop("mul", wide, b.const(wide.ty, scale))
-    if offset:
-        wide = b.binop("add", wide, b.const(wide.ty, offset))
-    return wide
-
-
-def in_bounds(em, memory: Memory, address: V, nbytes: int) -> V:
-    """Lanes (or the one scalar) whose ``nbytes`` at ``address`` fit in ``memory``."""
-    b = em.b
-    address, size = unify(b, [address, memory.size])
-    end = b.binop("add", address, b.const(address.ty, nbytes))
-    ok = b.icmp("ule", end, size)  # addresses are zero-extended 32-bit values: no overflow
-    if memory.valid is not None:
-        valid, ok = unify(b, [memory.valid, ok])
-        ok = b.binop("and", ok, valid)
-    return ok
+    index = address.index
+    guard = None
+    if element(index.ty) == "i64":
+        guard = b.icmp("ule", index, b.const(index.ty, INT32_MAX))
+        index = b.cast("trunc", index, b.vec("i32") if is_vector(index.ty) else "i32")
+    elif element(index.ty) != "i32":
+        index = b.cast("zext", index, b.vec("i32") if is_vector(index.ty) else "i32")
+    value = index
+    if address.scale != 1 or address.offset:
+        limit = (INT32_MAX - address.offset - nbytes) // address.scale
+        within = b.icmp("ule", index, b.const(index.ty, limit)) if limit >= 0 else b.const(
+            b.vec("i1") if is_vector(index.ty) else "i1", False)
+        guard = within if guard is None else b.binop("and", guard, within)
+        if address.scale != 1:
+            value = b.binop("mul", value, b.const(value.ty, address.scale))
+        if address.offset:
+            value = b.binop("add", value, b.const(value.ty, address.offset))
+    value, size = unify(b, [value, memory.size])
+    last = b.binop("sub", size, b.const(size.ty, nbytes))
+    ok = b.binop("and", b.icmp("sge", value, b.zero(value.ty)), b.icmp("sle", value, last))
+    for flag in (guard, memory.valid):
+        if flag is not None:
+            ok, flag = unify(b, [ok, flag])
+            ok = b.binop("and", ok, flag)
+    if memory.lane_offset is not None:
+        value = b.binop("add", b.splat(value), memory.lane_offset)
+    return ok, value
 
 
 def component_offsets(scalars: list[T.ScalarType]) -> list[int]:
@@ -141,7 +191,7 @@ def component_offsets(scalars: list[T.ScalarType]) -> list[int]:
 
 
 def zero_global(em) -> V:
-    if ZERO_GLOBAL + " " not in "".join(em.b.globals):
+    if not any(line.startswith(ZERO_GLOBAL + " ") for line in em.b.globals):
         em.b.globals.append(f"{ZERO_GLOBAL} = private unnamed_addr constant [64 x i8] zeroinitializer, align 64")
     return V("ptr", ZERO_GLOBAL)
 
@@ -156,28 +206,27 @@ def gather(b, ty: str, pointers: V, mask: V, align: int = 1, passthru: V | None 
                   mangle_with=[ty, pointers.ty])
 
 
-def load_value(em, memory: Memory, address: V, t: T.Type, volatile: bool = False) -> Value:
+def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
     total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
-    ok = in_bounds(em, memory, address, total)
-    lanes = is_vector(address.ty) or is_vector(memory.base.ty)
+    ok, at = in_bounds(em, memory, address, total)
     parts = []
-    if not lanes:
-        base = b.gep(memory.base, address)
+    if not (is_vector(at.ty) or is_vector(memory.base.ty)):
+        base = b.gep(memory.base, at)
         for scalar, offset in zip(scalars, offsets):
-            pointer = b.gep(base, V("i64", str(offset))) if offset else base
+            pointer = b.gep(base, V("i32", str(offset))) if offset else base
             word = b.load(memory_type(scalar), b.select(ok, pointer, zero_global(em)), align=1,
                           volatile=volatile)
             parts.append(_from_memory(b, word, scalar))
         return Value(parts)
     mask = b.mask_and(em.exec, b.splat(ok))
-    pointers = b.gep(memory.base, b.splat(address))
+    at = b.splat(at)
     for scalar, offset in zip(scalars, offsets):
-        at = b.gep(pointers, b.const(b.vec("i64"), offset)) if offset else pointers
-        word = gather(b, b.vec(memory_type(scalar)), at, mask)
+        pointers = b.gep(memory.base, b.binop("add", at, b.const(at.ty, offset)) if offset else at)
+        word = gather(b, b.vec(memory_type(scalar)), pointers, mask)
         parts.append(_from_memory(b, word, scalar))
     return Value(parts)
 
@@ -192,52 +241,37 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
     return part
 
 
-def store_value(em, memory: Memory, address: V, value: Value, t: T.Type) -> None:
+def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
     total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
-    ok = in_bounds(em, memory, address, total)
+    ok, at = in_bounds(em, memory, address, total)
     words = [_to_memory(b, part, scalar) for part, scalar in zip(value.parts, scalars)]
-    lanes = is_vector(address.ty) or is_vector(memory.base.ty) or any(is_vector(w.ty) for w in words)
-    if not lanes:
+    if not (is_vector(at.ty) or is_vector(memory.base.ty) or any(is_vector(w.ty) for w in words)):
         go, skip = b.label("store"), b.label("stored")
         b.cbr(ok, go, skip)
         b.start(go)
-        base = b.gep(memory.base, address)
+        base = b.gep(memory.base, at)
         for word, offset in zip(words, offsets):
-            b.store(word, b.gep(base, V("i64", str(offset))) if offset else base, align=1)
+            b.store(word, b.gep(base, V("i32", str(offset))) if offset else base, align=1)
         b.br(skip)
         b.start(skip)
         return
     mask = b.mask_and(em.exec, b.splat(ok))
-    pointers = b.gep(memory.base, b.splat(address))
-    lane_pointers = [b.gep(pointers, b.const(b.vec("i64"), offset)) if offset else pointers for offset in offsets]
+    at = b.splat(at)
+    pointers = [b.gep(memory.base, b.binop("add", at, b.const(at.ty, offset)) if offset else at)
+                for offset in offsets]
     words = [b.splat(word) for word in words]
-    if len(set(word.ty for word in words)) == 1 and len(words) > 1:
-        words, lane_pointers, mask = ([interleave(b, words)], [interleave(b, lane_pointers)],
-                                      interleave(b, [mask] * len(offsets)))
-        masks = [mask]
-    else:
-        masks = [mask] * len(words)
-    for word, pointer, lane_mask in zip(words, lane_pointers, masks):
+    masks = [mask] * len(words)
+    if memory.overlapping and len(words) > 1 and len(set(word.ty for word in words)) == 1:
+        # lanes may overlap partially: one scatter, lane after lane, keeps the highest lane's bytes
+        words, pointers = [interleave(b, words)], [interleave(b, pointers)]
+        masks = [interleave(b, masks)]
+    for word, pointer, lane_mask in zip(words, pointers, masks):
         b.call("void", "llvm.masked.scatter", [word, pointer, V("i32", "1"), lane_mask],
                mangle_with=[word.ty, pointer.ty])
-
-
-def interleave(b, vectors: list[V]) -> V:
-    """``n`` lane vectors as one vector of ``n * W`` elements ordered lane by lane."""
-    count, width = len(vectors), b.wave_size
-    level = list(vectors)
-    while len(level) & (len(level) - 1):
-        level.append(V(level[0].ty, "poison"))
-    size = width
-    while len(level) > 1:
-        level = [b.shuffle(level[i], level[i + 1], list(range(2 * size))) for i in range(0, len(level), 2)]
-        size *= 2
-    joined = level[0]
-    return b.shuffle(joined, None, [k * width + lane for lane in range(width) for k in range(count)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -304,7 +338,7 @@ def cbuffer_load(em, inst, args):
     name = inst.attrs.get("buffer")
     memory = slot_memory(em, name, None)
     offset = int(inst.attrs.get("offset", 0))
-    address = byte_address(em, args[0].parts[0], 1, offset) if args else V("i64", str(offset))
+    address = byte_address(em, args[0].parts[0], 1, offset) if args else Address(V("i32", "0"), 1, offset)
     return load_value(em, memory, address, inst.type)
 
 
@@ -353,9 +387,9 @@ def atomic(em, inst, memory: Memory, address: V, compare: Value | None, value: V
     values = b.splat(cast(b, value.parts[0], source, scalar))
     compares = b.splat(cast(b, compare.parts[0], flat_scalars(inst.operands[-2].type)[0], scalar)) \
         if compare is not None else None
-    ok = in_bounds(em, memory, address, nbytes)
+    ok, at = in_bounds(em, memory, address, nbytes)
     active = b.mask_and(em.exec, b.splat(ok))
-    pointers = b.gep(memory.base, b.splat(address))
+    pointers = b.gep(memory.base, b.splat(at))
     results = b.alloca(f"[{em.wave_size} x {ty}]")
     remaining = b.alloca(b.bits_ty, zero=False)
     b.store(b.mask_bits(active), remaining, align=8)

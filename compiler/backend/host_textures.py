@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
 from .host_ir import V, element, flat_scalars, is_vector
-from .host_memory import Memory, buffer_info, in_bounds, load_value, slot_memory, store_value
+from .host_memory import Address, Memory, buffer_info, load_value, slot_memory, store_value
 from .host_values import Value, cast, cast_value, unify
 
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
@@ -84,7 +84,7 @@ class Slot:
                                                             b.zero(b.vec("i32"))], mangle_with=[b.vec("i32"), pointers.ty])
 
     def mip_offset(self, mip: V) -> V:
-        """The texel offset of mip level ``mip`` (clamped into the chain) as i64."""
+        """The texel offset of mip level ``mip`` (clamped into the chain), i32."""
         em, b = self.em, self.em.b
         start = self.meta("mip_offsets")
         mips = self.meta("mips")
@@ -93,15 +93,14 @@ class Slot:
         safe = b.call(mip.ty, "llvm.umin", [mip, b.call(last.ty, "llvm.smax", [last, b.zero(last.ty)])])
         at = b.binop("add", start, safe)
         meta = em.ctx_field("meta", 16)
-        wide = b.cast("sext", at, b.vec("i64") if is_vector(at.ty) else "i64")
-        pointers = b.inst(b.vec("ptr") if is_vector(wide.ty) else "ptr", f"getelementptr i32, ptr {meta.ref}, {wide}")
-        if is_vector(wide.ty):
+        pointers = b.inst(b.vec("ptr") if is_vector(at.ty) else "ptr", f"getelementptr i32, ptr {meta.ref}, {at}")
+        if is_vector(at.ty):
             offset = b.call(b.vec("i32"), "llvm.masked.gather", [pointers, V("i32", "4"), em.exec,
                                                                  b.zero(b.vec("i32"))],
                             mangle_with=[b.vec("i32"), pointers.ty])
         else:
             offset = b.load("i32", pointers, align=4)
-        return b.cast("zext", offset, b.vec("i64") if is_vector(offset.ty) else "i64")
+        return offset
 
 
 def _level_size(b, size: V, mip: V) -> V:
@@ -128,15 +127,14 @@ class Level:
         self.rows, self.is_array = rows, is_array
 
 
-def _texel_address(em, slot: Slot, level: Level, mip: V, x: V, y: V, z: V) -> V:
-    """Byte address of texel (x, y, z) of ``level`` (i64)."""
+def _texel_address(em, slot: Slot, level: Level, mip: V, x: V, y: V, z: V) -> Address:
+    """Byte address of texel (x, y, z) of ``level``, in i32 (a wrapped address only ever
+    lands inside the slot's bytes or fails the bounds check)."""
     b = em.b
-    parts = unify(b, [x, y, z, level.width, level.height])
-    x, y, z, width, height = [b.cast("zext", p, b.vec("i64") if is_vector(p.ty) else "i64") for p in parts]
+    x, y, z, width, height, base = unify(b, [x, y, z, level.width, level.height, slot.mip_offset(mip)])
     row = b.binop("add", b.binop("mul", z, height), y)
-    texel = b.binop("add", b.binop("mul", row, width), x)
-    texel, base = unify(b, [texel, slot.mip_offset(mip)])
-    return b.binop("mul", b.binop("add", texel, base), b.const(texel.ty, 16))
+    texel = b.binop("add", b.binop("add", b.binop("mul", row, width), x), base)
+    return Address(b.binop("mul", texel, b.const(texel.ty, 16)))
 
 
 def _coordinates(em, value: Value, source: T.Type, count: int) -> list[V]:
@@ -178,7 +176,7 @@ def texture_load(em, inst, args):
     ok = _and(b, slot.valid, _within(b, mip, slot.meta("mips")), _within(b, x, level.width),
               _within(b, y, level.height), _within(b, z, level.depth))
     memory = slot_memory(em, name, array_index)
-    memory = Memory(memory.base, memory.size, _and(b, memory.valid, ok))
+    memory = memory.restricted(b, ok)
     width = min(len(flat_scalars(inst.type)), 4)
     storage = _storage(em, name)
     texel = load_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), T.vector(storage, width))
@@ -199,7 +197,7 @@ def texture_store(em, inst, args):
     z = coords[dims - 1] if is_array or level.rows == 3 else b.const("i32", 0)
     ok = _and(b, slot.valid, _within(b, x, level.width), _within(b, y, level.height), _within(b, z, level.depth))
     memory = slot_memory(em, name, array_index)
-    memory = Memory(memory.base, memory.size, _and(b, memory.valid, ok))
+    memory = memory.restricted(b, ok)
     storage = _storage(em, name)
     width = min(len(flat_scalars(inst.operands[-1].type)), 4)
     texel = cast_value(b, value, inst.operands[-1].type, storage)
@@ -267,8 +265,7 @@ def _sample_level(em, slot: Slot, memory: Memory, kind, dims, is_array, mip: V, 
             inside = ok if inside is None else b.binop("and", inside, ok)
         y = index[1] if len(index) > 1 else b.const("i32", 0)
         address = _texel_address(em, slot, level, mip, index[0], y, slice_)
-        valid = _and(b, memory.valid, inside)
-        texel = load_value(em, Memory(memory.base, memory.size, valid), address, T.vector(storage, width))
+        texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
         texels.append(cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts)
     fx = b.cast("fpext", fractions[0], b.vec("float") if is_vector(fty) else "float") if element(fty) != "float" \
         else fractions[0]
@@ -333,8 +330,7 @@ def texture_sample(em, inst, args):
     mip1 = b.call(to_int, "llvm.fptoui.sat", [b.call(fty, "llvm.minnum", [b.binop("fadd", first, b.const(fty, 1.0)), last])],
                   mangle_with=[to_int, fty])
     memory = slot_memory(em, name, array_index)
-    memory = Memory(memory.base, memory.size, _and(b, memory.valid, slot.valid,
-                                                   b.icmp("sgt", mips, b.const("i32", 0))))
+    memory = memory.restricted(b, _and(b, slot.valid, b.icmp("sgt", mips, b.const("i32", 0))))
     width = min(len(flat_scalars(inst.type)), 4)
     storage = _storage(em, name)
     near = _sample_level(em, slot, memory, kind, dims, is_array, mip0, uv, slice_, offsets, linear, mode,
