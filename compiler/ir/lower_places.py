@@ -137,6 +137,8 @@ class PlaceLowering:
                 lanes = tuple(last.index[lane] for lane in lanes)
                 return Place(place.root, place.type, place.steps[:-1] + [Step("swizzle", lanes, step_type)])
             if isinstance(current, T.ScalarType):
+                if lanes == (0,):
+                    return place  # s.x is s itself
                 return Place(ValueRoot(self.shuffle(self.load(place, coord), list(lanes), coord)), step_type)
             if len(lanes) == 1:
                 return Place(place.root, place.type, place.steps + [Step("index", lanes[0], step_type)])

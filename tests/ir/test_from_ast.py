@@ -1262,3 +1262,20 @@ def test_prefix_sum_sample_runs_wave_by_wave(wave_size):
     assert buffers["output"][:count].tolist() == exclusive[:count].tolist()
     assert not buffers["output"][count:].any()
     assert buffers["blockSums"][0] == values.sum()
+
+
+def test_scalar_swizzles_and_deep_expressions():
+    terms = " + ".join(["i"] * 3000)  # deeper than Python's default recursion limit allows
+    module = lower_source(f"""
+    RWStructuredBuffer<uint> result;
+    [numthreads(1, 1, 1)]
+    void main(uint i : SV_GroupIndex)
+    {{
+        uint s = i;
+        s.x = 3;            // .x of a scalar is the scalar
+        result[s.x] = {terms};
+    }}
+    """)
+    store = next(inst for inst in module.function.instructions() if inst.op is Op.BUFFER_STORE)
+    assert store.operands[0].attrs == {"value": 3}
+    assert sum(inst.op is Op.ADD for inst in module.function.instructions()) == 2999
