@@ -107,7 +107,7 @@ def check_command(
 
 
 WaveSizeOption = typer.Option(32, "--wave-size", help="Wave size, 32 or 64 ([WaveSize(n)] overrides it).")
-EMITS = ("ir", "ast")
+EMITS = ("ir", "ast", "rdna2", "amdgcn", "llvm")
 
 
 @app.command("compile")
@@ -117,7 +117,10 @@ def compile_command(
     define: Optional[List[str]] = DefineOption,
     include: Optional[List[str]] = IncludeOption,
     wave_size: int = WaveSizeOption,
-    emit: str = typer.Option("ir", "--emit", help="What to print: " + ", ".join(EMITS) + "."),
+    emit: Optional[str] = typer.Option(None, "--emit", help="What to print: " + ", ".join(EMITS)
+                                       + " (default: ir; rdna2 with --target rdna2)."),
+    target: Optional[str] = typer.Option(None, "--target", help="Code generation target: rdna2."),
+    source: bool = typer.Option(False, "--source", help="Interleave the HLSL source lines in the listing."),
     print_after_all: bool = typer.Option(False, "--print-after-all", help="Print the IR after every pass."),
     print_after: Optional[List[str]] = typer.Option(None, "--print-after", help="Print the IR after this pass."),
     passes: Optional[str] = typer.Option(None, "-p", "--passes",
@@ -128,6 +131,9 @@ def compile_command(
     from .ir.printer import print_module
     from .pipeline import Options, compile_file
 
+    if target not in (None, "rdna2"):
+        fail(f"unknown --target '{target}' (shc targets rdna2)")
+    emit = emit or ("rdna2" if target else "ir")
     if emit not in EMITS:
         fail(f"unknown --emit value '{emit}' (expected one of: {', '.join(EMITS)})")
     if wave_size not in (32, 64):
@@ -152,7 +158,54 @@ def compile_command(
             print(ast.dump(program.unit))
             return
         module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after))
-    print(print_module(module), end="")
+    if emit == "ir":
+        print(print_module(module), end="")
+    else:
+        print(run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics)), end="")
+
+
+def back_end_text(module, emit: str, source: bool, diagnostics) -> str:
+    """The RDNA2 listing, LLVM's own amdgcn ISA, or the LLVM IR it was given."""
+    if emit == "rdna2":
+        from .backend.rdna2.listing import render_listing
+
+        return render_listing(module, source=source, sources=diagnostics.sources).text
+    from .backend.llvm_check import cross_check
+    from .diagnostics import Coord
+
+    figures = cross_check(module)
+    if not figures.ok:
+        diagnostics.fatal(f"LLVM's AMDGPU backend failed: {figures.message}", Coord(module.source_file, 0, 0))
+    return figures.llvm_ir if emit == "llvm" else figures.isa
+
+
+@app.command("regs")
+def regs_command(
+    file: str = typer.Argument(..., help="HLSL source file."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    lines: int = typer.Option(5, "--lines", help="How many hot source lines to list."),
+    llvm: bool = typer.Option(True, "--llvm/--no-llvm", help="Cross-check with LLVM's AMDGPU backend."),
+) -> None:
+    """Register and occupancy report for wave32 and wave64, cross-checked against LLVM."""
+    import json
+
+    from .pipeline import Options, read_source
+    from .report import build_report, render_table
+
+    options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
+
+    def work(diagnostics):
+        text = read_source(file, diagnostics)
+        return build_report(text, os.path.normpath(file), options, diagnostics, lines, llvm)
+
+    report = run_stage(file, work)
+    if as_json:
+        print(json.dumps({"kernels": [report.as_dict()]}, indent=1))
+    else:
+        print(render_table(report))
 
 
 def run_ir_passes(path: str, names: str, wave_size: int, verify: bool, diagnostics, after):

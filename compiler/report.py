@@ -1,0 +1,146 @@
+"""The register report (``shc regs``): registers, occupancy and hot lines per wave size.
+
+For each wave size the kernel is compiled on its own (wave ops lower differently),
+the RDNA2 back end allocates registers, and the occupancy comes from the device
+table applied to shc's own counts. The hot lines come from the liveness pass: the
+source lines where the most VGPR values are alive. LLVM's AMDGPU backend compiles
+the same kernel in a child process as a cross-check; the two compiles of the two
+wave sizes run side by side.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+
+from .backend.llvm_check import LlvmFailure, LlvmFigures, cross_check
+from .backend.rdna2.listing import Listing, render_listing
+from .diagnostics import Diagnostics, display_path
+from .ir.core import Module
+from .pipeline import Options, compile_source
+from ..runtime.device import next_step_vgprs
+
+
+@dataclass
+class WaveReport:
+    wave_size: int
+    listing: Listing
+    hot_lines: list = field(default_factory=list)
+    llvm: LlvmFigures | LlvmFailure | None = None
+
+    def as_dict(self) -> dict:
+        listing = self.listing
+        return {
+            "vgprs": listing.vgprs,
+            "vgprs_allocated": listing.vgprs_allocated,
+            "sgprs": listing.sgprs,
+            "lds_bytes": listing.lds_bytes,
+            "scratch_bytes": listing.scratch_bytes,
+            "occupancy": listing.occupancy,
+            "limiter": listing.limiter,
+            "next_step_vgprs": next_step_vgprs(listing.vgprs, self.wave_size),
+            "hot_lines": [
+                {"file": display_path(hot.file), "line": hot.line, "live_vgprs": hot.live_vgprs,
+                 "values": list(hot.values)}
+                for hot in self.hot_lines
+            ],
+            "llvm": _llvm_dict(self.llvm),
+        }
+
+
+@dataclass
+class KernelReport:
+    entry: str
+    file: str
+    numthreads: tuple[int, int, int]
+    waves: dict[int, WaveReport]
+
+    def as_dict(self) -> dict:
+        return {
+            "entry": self.entry,
+            "file": display_path(self.file),
+            "numthreads": list(self.numthreads),
+            "waves": {str(size): report.as_dict() for size, report in sorted(self.waves.items())},
+        }
+
+
+def _llvm_dict(figures: LlvmFigures | LlvmFailure | None) -> dict | None:
+    if figures is None:
+        return None
+    if not figures.ok:
+        return {"error": figures.message}
+    return {"vgprs": figures.vgprs, "sgprs": figures.sgprs, "occupancy": figures.occupancy}
+
+
+def build_report(text: str, filename: str, options: Options, diagnostics: Diagnostics,
+                 lines: int = 5, llvm: bool = True) -> KernelReport:
+    """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both."""
+    modules: dict[int, Module] = {}
+    for size in (32, 64):
+        module = compile_source(text, filename, replace(options, wave_size=size), diagnostics)
+        modules.setdefault(module.function.wave_size, module)  # [WaveSize(n)] gives n twice
+    reports = {}
+    for size, module in modules.items():
+        demand = module.analyses["liveness"]
+        reports[size] = WaveReport(size, render_listing(module), demand.hot_lines(lines))
+    if llvm:
+        with ThreadPoolExecutor(max_workers=len(modules)) as pool:
+            checks = {size: pool.submit(cross_check, module) for size, module in modules.items()}
+            for size, future in checks.items():
+                reports[size].llvm = future.result()
+    function = next(iter(modules.values())).function
+    return KernelReport(options.entry, filename, function.numthreads, reports)
+
+
+def render_table(report: KernelReport) -> str:
+    """The human-readable report (plain text that reads well in a terminal and in CI logs)."""
+    x, y, z = report.numthreads
+    out = [f"{display_path(report.file)}: entry {report.entry}, numthreads({x}, {y}, {z})", ""]
+    sizes = sorted(report.waves)
+    rows = [
+        ("VGPRs used / allocated", lambda w: f"{w.listing.vgprs} / {w.listing.vgprs_allocated}"),
+        ("SGPRs", lambda w: str(w.listing.sgprs)),
+        ("LDS bytes", lambda w: str(w.listing.lds_bytes)),
+        ("scratch bytes", lambda w: str(w.listing.scratch_bytes)),
+        ("occupancy (waves/SIMD)", lambda w: f"{w.listing.occupancy} ({w.listing.limiter})"),
+        ("VGPRs to free for next step", lambda w: _next_step(w)),
+        ("LLVM VGPRs / SGPRs", lambda w: _llvm_pair(w.llvm)),
+        ("LLVM occupancy", lambda w: _llvm_occupancy(w.llvm)),
+    ]
+    width = max(len(name) for name, _ in rows) + 2
+    out.append(" " * width + "".join(f"{'wave' + str(size):>16}" for size in sizes))
+    for name, cell in rows:
+        out.append(f"{name:<{width}}" + "".join(f"{cell(report.waves[size]):>16}" for size in sizes))
+    for size in sizes:
+        wave = report.waves[size]
+        if wave.llvm is not None and not wave.llvm.ok:
+            out.append(f"  wave{size}: LLVM cross-check failed: {wave.llvm.message}")
+    for size in sizes:
+        wave = report.waves[size]
+        out.append("")
+        out.append(f"wave{size}: source lines with the most live VGPRs")
+        places = [f"{display_path(hot.file)}:{hot.line}" for hot in wave.hot_lines]
+        place_width = max((len(place) for place in places), default=0)
+        for place, hot in zip(places, wave.hot_lines):
+            shown = ", ".join(hot.values[:8]) + (", ..." if len(hot.values) > 8 else "")
+            out.append(f"  {place:<{place_width}}  {hot.live_vgprs:>4} live  {shown}")
+    return "\n".join(out)
+
+
+def _next_step(wave: WaveReport) -> str:
+    step = next_step_vgprs(wave.listing.vgprs, wave.wave_size)
+    return "-" if step is None else str(step)
+
+
+def _llvm_pair(figures) -> str:
+    if figures is None:
+        return "-"
+    if not figures.ok:
+        return "failed"
+    return f"{figures.vgprs} / {figures.sgprs}"
+
+
+def _llvm_occupancy(figures) -> str:
+    if figures is None or not figures.ok:
+        return "-"
+    return str(figures.occupancy)
