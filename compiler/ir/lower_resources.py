@@ -13,8 +13,9 @@ Operand orders (``[i]`` is present only when the binding is a resource array,
                       ... compare, value for fn="cmpxchg"
     lds_atomic     T  address, value             {var, fn}   (cmpxchg: address, compare, value)
 
-``index`` is an element index for typed and structured buffers and a byte
-address for byte-address buffers; ``offset`` is a byte offset inside a
+``index`` is an element index for typed and structured buffers, a byte address
+for byte-address buffers and a texel coordinate for atomics on RW textures
+(``InterlockedMax(tex[p], v)``); ``offset`` is a byte offset inside a
 structured buffer's element (a struct member or one vector component).
 ``coordinate`` is a ``uint`` vector: texel x[, y][, z or array slice], and for
 read-only textures the mip level as the last component (as in HLSL's ``Load``).
