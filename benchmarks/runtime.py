@@ -87,7 +87,7 @@ def bench_copy(shc, mib: int, repeat: int, threads) -> None:
 
 def bench_wave_ops(shc, mib: int, repeat: int, threads, wave_size: int) -> None:
     kernel = shc.compile(WAVE_OPS, wave_size=wave_size)
-    elements = max(mib // 4, 1) * 2 ** 20 // 4 // 256 * 256
+    elements = max(mib // 8, 1) * 2 ** 20 // 4 // 256 * 256
     src = np.random.default_rng(1).integers(-8, 8, elements).astype(np.float32)
     dst = np.zeros_like(src)
     result = []

@@ -161,6 +161,24 @@ def _canonical(value: Any) -> Any:
     return value
 
 
+def compiler_fingerprint() -> str:
+    """A hash of shc's own compiler and runtime sources (path, size, mtime), once per process.
+
+    The version number alone would let a kernel compiled by an older code generator
+    out of the cache after an edit (editable installs, development).
+    """
+    with _LOCK:
+        if "fingerprint" not in _STATE:
+            root = Path(__file__).resolve().parent.parent
+            entries = []
+            for folder in ("compiler", "runtime"):
+                for path in sorted((root / folder).rglob("*.py")):
+                    stat = path.stat()
+                    entries.append((str(path.relative_to(root)), stat.st_size, stat.st_mtime_ns))
+            _STATE["fingerprint"] = digest(entries)
+        return _STATE["fingerprint"]
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

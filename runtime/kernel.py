@@ -269,7 +269,8 @@ def _compile(source: _Source) -> Kernel:
 
 
 def _cache_key(source: _Source) -> str:
-    return jit.digest("shc-kernel", __version__, jit.CACHE_FORMAT, jit.target_description(),
+    return jit.digest("shc-kernel", __version__, jit.compiler_fingerprint(), jit.CACHE_FORMAT,
+                      jit.target_description(),
                       source.text, source.filename, os.path.abspath(source.filename),
                       source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
                       source.wave_size)
