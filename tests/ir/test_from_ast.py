@@ -71,7 +71,7 @@ def operands_fit(inst) -> bool:
     if inst.op is Op.CONSTRUCT and isinstance(inst.type, T.VectorType):
         return sum(getattr(t, "size", 1) for t in types) == inst.type.size \
             and all(t.element == inst.type.element for t in types)
-    if inst.op in (Op.COND_BR,):
+    if inst.op is Op.COND_BR:
         return types == [T.BOOL]
     if inst.op in (Op.LDS_LOAD, Op.LDS_STORE, Op.SCRATCH_LOAD, Op.SCRATCH_STORE, Op.LDS_ATOMIC):
         return types[0] == T.UINT
