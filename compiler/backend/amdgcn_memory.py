@@ -104,12 +104,56 @@ class KernelArguments:
 # ---------------------------------------------------------------------------------------
 
 
-def _word_type(t: T.Type) -> str:
-    """The LLVM type a buffer instruction moves for a value of ``t`` (dwords, or 16-bit pieces)."""
+def _raw_type(t: T.Type) -> str:
+    """The value of ``t`` as the bits memory holds: dwords, or 16-bit units (``half3``)."""
     size = memory_bytes(t)
-    if size % 4 == 0:
-        return vector_of("i32", size // 4)
-    return vector_of("i16", size // 2)
+    return vector_of("i32", size // 4) if size % 4 == 0 else vector_of("i16", size // 2)
+
+
+def _pieces(t: T.Type) -> list[tuple[str, int]]:
+    """The ``(LLVM type, byte offset)`` pieces one buffer access of ``t`` becomes: up to four
+    dwords each, then a 16-bit piece when the size is not whole dwords."""
+    words, tail = divmod(memory_bytes(t), 4)
+    pieces = [(vector_of("i32", min(4, words - start)), 4 * start) for start in range(0, words, 4)]
+    return pieces + [("i16", 4 * words)] if tail else pieces
+
+
+def _count(llvm: str) -> int:
+    return int(llvm[1:].split(" ")[0]) if llvm.startswith("<") else 1
+
+
+def _join(k, loaded: list[str], pieces: list[tuple[str, int]], raw_type: str) -> str:
+    """The pieces' values as one ``raw_type`` value."""
+    if len(pieces) == 1:
+        return loaded[0]
+    unit = "i16" if "i16" in raw_type else "i32"
+    parts = []
+    for value, (piece_type, _) in zip(loaded, pieces):
+        if unit == "i16" and piece_type != "i16":  # dwords split into 16-bit units
+            halves = vector_of("i16", 2 * _count(piece_type))
+            value, piece_type = k.assign(f"bitcast {piece_type} {value} to {halves}"), halves
+        parts += [k.extract(value, piece_type, index) for index in range(_count(piece_type))]
+    return k.build(parts, unit)
+
+
+def _split(k, raw: str, raw_type: str, pieces: list[tuple[str, int]]) -> list[str]:
+    """``raw`` cut into the pieces' values (the inverse of ``_join``)."""
+    if len(pieces) == 1:
+        return [raw]
+    unit_bytes = 2 if "i16" in raw_type else 4
+    values = []
+    for piece_type, start in pieces:
+        first = start // unit_bytes
+        if piece_type == ("i16" if unit_bytes == 2 else "i32"):  # one unit
+            values.append(k.extract(raw, raw_type, first))
+            continue
+        count = _count(piece_type) * 4 // unit_bytes
+        lanes = ", ".join(f"i32 {first + j}" for j in range(count))
+        unit = "i16" if unit_bytes == 2 else "i32"
+        part = k.assign(f"shufflevector {raw_type} {raw}, {raw_type} poison, <{count} x i32> <{lanes}>")
+        part_type = f"<{count} x {unit}>"
+        values.append(part if part_type == piece_type else k.assign(f"bitcast {part_type} {part} to {piece_type}"))
+    return values
 
 
 def _from_memory(k, raw: str, raw_type: str, t: T.Type) -> str:
@@ -122,7 +166,7 @@ def _from_memory(k, raw: str, raw_type: str, t: T.Type) -> str:
 def _to_memory(k, value: str, t: T.Type) -> tuple[str, str]:
     stored = memory_type(t)
     as_stored = k.convert(value, t, stored)
-    raw_type = _word_type(t)
+    raw_type = _raw_type(t)
     if raw_type == llvm_type(stored):
         return as_stored, raw_type
     return k.assign(f"bitcast {llvm_type(stored)} {as_stored} to {raw_type}"), raw_type
@@ -158,43 +202,24 @@ def _aux(binding: Binding) -> str:
     return str(GLC if binding.globally_coherent else 0)
 
 
-def _chunks(raw_type: str) -> list[tuple[str, int]]:
-    """Split a word vector wider than 4 dwords into ``(type, byte offset)`` pieces."""
-    if not raw_type.startswith("<") or int(raw_type[1:].split(" ")[0]) <= 4 or "i16" in raw_type:
-        return [(raw_type, 0)]
-    count = int(raw_type[1:].split(" ")[0])
-    return [(vector_of("i32", min(4, count - start)), start * 4) for start in range(0, count, 4)]
-
-
 def buffer_load(k, inst):
     binding = k.arguments.binding(inst.attrs["resource"])
     rsrc, position = k.arguments.descriptor(k, inst, binding)
     offset = _byte_offset(k, inst, binding, position, inst.type)
-    raw_type = _word_type(inst.type)
+    raw_type = _raw_type(inst.type)
+    pieces = _pieces(inst.type)
     scalar = (not T.RESOURCE_KINDS.get(binding.kind, (True,))[0] and not binding.globally_coherent
-              and "i16" not in raw_type and all(k.is_uniform(operand) for operand in inst.operands))
-    pieces = []
-    for piece_type, start in _chunks(raw_type):
+              and all(k.is_uniform(operand) for operand in inst.operands))
+    loaded = []
+    for piece_type, start in pieces:
         at = offset if start == 0 else k.assign(f"add i32 {offset}, {start}")
-        if scalar:
-            pieces.append(k.call(piece_type, f"llvm.amdgcn.s.buffer.load.{intrinsic_suffix(piece_type)}",
+        if scalar and piece_type != "i16":  # SMEM has no 16-bit loads on gfx10
+            loaded.append(k.call(piece_type, f"llvm.amdgcn.s.buffer.load.{intrinsic_suffix(piece_type)}",
                                  [("<4 x i32>", rsrc), ("i32", at), ("i32", "0")]))
         else:
-            pieces.append(k.call(piece_type, f"llvm.amdgcn.raw.buffer.load.{intrinsic_suffix(piece_type)}",
+            loaded.append(k.call(piece_type, f"llvm.amdgcn.raw.buffer.load.{intrinsic_suffix(piece_type)}",
                                  [("<4 x i32>", rsrc), ("i32", at), ("i32", "0"), ("i32", _aux(binding))]))
-    raw = pieces[0] if len(pieces) == 1 else _join_words(k, pieces, raw_type)
-    return _from_memory(k, raw, raw_type, inst.type)
-
-
-def _join_words(k, pieces: list[str], raw_type: str) -> str:
-    parts = []
-    for piece, (piece_type, _) in zip(pieces, _chunks(raw_type)):
-        parts += [k.extract(piece, piece_type, index) for index in range(_count(piece_type))]
-    return k.build(parts, "i32")
-
-
-def _count(llvm: str) -> int:
-    return int(llvm[1:].split(" ")[0]) if llvm.startswith("<") else 1
+    return _from_memory(k, _join(k, loaded, pieces, raw_type), raw_type, inst.type)
 
 
 def buffer_store(k, inst):
@@ -203,15 +228,11 @@ def buffer_store(k, inst):
     value_type = inst.operands[-1].type
     offset = _byte_offset(k, inst, binding, position, value_type)
     raw, raw_type = _to_memory(k, k.arg(inst, len(inst.operands) - 1), value_type)
-    for piece_type, start in _chunks(raw_type):
-        piece = raw
-        if piece_type != raw_type:
-            lanes = ", ".join(f"i32 {start // 4 + j}" for j in range(_count(piece_type)))
-            piece = (k.extract(raw, raw_type, start // 4) if piece_type == "i32" else
-                     k.assign(f"shufflevector {raw_type} {raw}, {raw_type} poison, <{_count(piece_type)} x i32> <{lanes}>"))
+    pieces = _pieces(value_type)
+    for value, (piece_type, start) in zip(_split(k, raw, raw_type, pieces), pieces):
         at = offset if start == 0 else k.assign(f"add i32 {offset}, {start}")
         k.call("void", f"llvm.amdgcn.raw.buffer.store.{intrinsic_suffix(piece_type)}",
-               [(piece_type, piece), ("<4 x i32>", rsrc), ("i32", at), ("i32", "0"), ("i32", _aux(binding))])
+               [(piece_type, value), ("<4 x i32>", rsrc), ("i32", at), ("i32", "0"), ("i32", _aux(binding))])
     return None
 
 

@@ -195,7 +195,7 @@ func @main numthreads(64, 1, 1) wave{wave} {{
   %3 = dpp16 uint %1, %2 {{bank_mask=15, bound_ctrl=true, ctrl="row_shr:1", row_mask=15}}
   %4 = dpp16 uint %3, %1 {{bank_mask=3, bound_ctrl=false, ctrl="row_xmask:5", row_mask=15}}
   %5 = dpp8 uint %4, %2 {{selects=[7, 6, 5, 4, 3, 2, 1, 0]}}
-  %6 = permlanex16 uint %5, %5 {{bound_ctrl=false, fetch_inactive=false, selects=[15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]}}
+  %6 = permlanex16 uint %5, %5 {{bound_ctrl=false, fetch_inactive=false, selects={reversed16}}}
   %7 = ds_swizzle uint %6, %2 {{offset=31}}
   %8 = const uint {{value=4}}
   %9 = mul uint %0, %8
@@ -228,7 +228,7 @@ func @main numthreads(64, 1, 1) wave{wave} {{
 @pytest.mark.parametrize("wave_size", [32, 64])
 def test_every_lane_exchange_primitive_reaches_the_isa(wave_size):
     mask, ones = ("uint", 0xFFFFFFFF) if wave_size == 32 else ("uint64_t", (1 << 64) - 1)
-    module = read_ir(PRIMITIVES.format(wave=wave_size, mask=mask, ones=ones))
+    module = read_ir(PRIMITIVES.format(wave=wave_size, mask=mask, ones=ones, reversed16=list(range(15, -1, -1))))
     text = to_llvm_ir(module)
     assert "@llvm.amdgcn.strict.wwm.i32" in text  # the whole-wave add, read by normal code
     result = cross_check(module)
@@ -440,3 +440,51 @@ def test_figures_come_from_the_verbose_assembly():
                                   "vgpr_spills": 2, "sgpr_spills": 0}
     with pytest.raises(ValueError, match="occupancy"):
         parse_figures(isa.replace("; Occupancy: 12", ""))
+
+
+WIDE_AND_ODD_VALUES = """
+resource @w StructuredBuffer<double4> t0 space0
+resource @h StructuredBuffer<half3> t1 space0
+resource @v StructuredBuffer<float4> t2 space0
+resource @out RWStructuredBuffer<double4> u0 space0
+resource @hout RWStructuredBuffer<half3> u1 space0
+resource @b RWStructuredBuffer<bool2> u2 space0
+resource @rows RWStructuredBuffer<float4> u3 space0
+func @main numthreads(64, 1, 1) wave32 {
+^entry:
+  %0 = thread_input uint {which="group_index"}
+  %1 = const uint {value=3}
+  %2 = buffer_load double4 %1 {resource="w"}
+  %3 = buffer_load double4 %0 {resource="w"}
+  %4 = add double4 %2, %3
+  buffer_store %0, %4 {resource="out"}
+  %5 = buffer_load half3 %0 {resource="h"}
+  buffer_store %0, %5 {resource="hout"}
+  %6 = buffer_load bool2 %0 {resource="b"}
+  %7 = not bool2 %6
+  buffer_store %0, %7 {resource="b"}
+  %8 = buffer_load float4 %0 {resource="v"}
+  %9 = construct float4x4 %8, %8, %8, %8
+  %10 = extract float4 %9 {index=2}
+  %11 = mul float4 %10, %10
+  %12 = insert float4x4 %9, %11, %0
+  %13 = extract float4 %12, %1
+  buffer_store %0, %13 {resource="rows"}
+  ret
+}
+"""
+
+
+def test_wide_odd_and_boolean_values_through_buffers():
+    """A double4 is two dword-x4 accesses (scalar ones at a uniform index of a read-only
+    buffer), a half3 a dword and a short, a bool2 two words; matrix rows by dynamic index."""
+    module = read_ir(WIDE_AND_ODD_VALUES)
+    text = to_llvm_ir(module)
+    assert text.count("@llvm.amdgcn.s.buffer.load.v4i32(") == 2 + 1  # two calls and the declaration
+    assert "@llvm.amdgcn.raw.buffer.load.i16(" in text and "@llvm.amdgcn.raw.buffer.store.i16(" in text
+    result = cross_check(module, optimize=False)
+    assert result.ok, f"{result.message}\n{result.stderr}"
+    isa = "\n".join(instructions(result.isa))
+    for expected in ("s_buffer_load_dwordx", "buffer_load_ushort", "buffer_store_short", "v_add_f64",
+                     "buffer_store_dwordx4"):
+        assert expected in isa, expected
