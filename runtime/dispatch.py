@@ -42,6 +42,7 @@ from .stats import DispatchStats
 
 DEFAULT_TIMEOUT = 10.0
 MAX_GROUPS_PER_DIMENSION = 65535  # D3D12's limit
+MAX_GROUPS = 2 ** 31 - 2 ** 16  # the scheduler counts groups in an int32
 
 
 class DispatchError(RuntimeError):
@@ -91,6 +92,8 @@ def normalise_groups(groups) -> tuple[int, int, int]:
     counts = counts + (1,) * (3 - len(counts))
     if any(not 0 <= g <= MAX_GROUPS_PER_DIMENSION for g in counts):
         raise ValueError(f"each group count must be 0..{MAX_GROUPS_PER_DIMENSION}, got {counts}")
+    if counts[0] * counts[1] * counts[2] > MAX_GROUPS:
+        raise ValueError(f"a dispatch runs at most {MAX_GROUPS} groups, not {counts[0] * counts[1] * counts[2]}")
     return counts
 
 

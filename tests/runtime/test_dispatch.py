@@ -104,6 +104,8 @@ def test_group_counts_are_checked():
     assert normalise_groups((2, 3)) == (2, 3, 1)
     with pytest.raises(ValueError, match="0..65535"):
         normalise_groups((70000, 1, 1))
+    with pytest.raises(ValueError, match="at most"):
+        normalise_groups((65535, 65535, 2))
     with pytest.raises(ValueError, match=r"\(gx, gy, gz\)"):
         normalise_groups((1, 2, 3, 4))
 
