@@ -60,6 +60,7 @@ class Region:
     cont_mask: VReg | None = None  # loop: lanes that took ``continue`` this iteration
     entry_mask: VReg | None = None  # switch: lanes entering; waterfall: exec before the loop
     case_masks: dict = field(default_factory=dict)  # switch: target block -> lane mask
+    inverted: bool = False  # a divergent if with an empty true side: only the false side runs
 
 
 class ControlFlow:
@@ -98,6 +99,14 @@ class ControlFlow:
         for region in by_size:
             if region.kind == "loop" and region.divergent and self.is_waterfall(region):
                 region.waterfall = True
+                test = self.region_of_header[region.header.terminator.targets[0]]
+                self.coalesced.update(test.merge.phis)  # the access result is the loop's result
+                self.coalesced.update(region.merge.phis)
+            if region.kind == "if" and region.divergent and self.else_block(region) is not None:
+                then = region.header.terminator.targets[0]
+                if len(then.insts) == 1 and then.insts[0].op is Op.BR and then.insts[0].targets[0] is region.merge:
+                    region.inverted = True  # nothing to do for the true side: run only the false one
+                    self.skipped.add(then)
 
     def repair_uniformity(self) -> bool:
         """Phis where lanes of one wave may arrive by different edges are divergent.
@@ -253,7 +262,7 @@ class ControlFlow:
                     self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.cont_mask], comment="continued lanes")
                     self.emit(f"s_mov_{self.b}", [region.cont_mask], [Imm(0)])
             if region.kind == "if" and region.divergent and not self.in_waterfall_test(region) \
-                    and block is self.else_block(region):
+                    and block is self.else_block(region) and not region.inverted:
                 self.emit(f"s_andn2_saveexec_{self.b}", [region.mask], [region.mask], comment="else")
                 self.branch(f"s_cbranch_execz", self.label(region.merge))
             if region.kind == "switch" and region.divergent and block in region.case_masks:
@@ -267,9 +276,8 @@ class ControlFlow:
             return
         if region.kind == "if" and self.in_waterfall_test(region):
             for phi in region.merge.phis:  # the joined value is the access result itself
-                self.coalesced.add(phi)
-                self.values[phi] = self.val(phi.operands[[t for t in phi.targets].index(
-                    next(t for t in phi.targets if t is not region.header))])
+                access = next(v for v, t in zip(phi.operands, phi.targets) if t is not region.header)
+                self.values[phi] = self.val(access)
             return
         if region.mask is not None:
             self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.mask], comment=f"end of ^{region.header.name}")
@@ -385,6 +393,9 @@ class ControlFlow:
         for target in (when_true, when_false):
             self.phi_copies(block, target)
         mask = self.mask(condition)
+        if region.inverted:  # the true side only branches to the merge: its phi copies happen here
+            self.phi_copies(when_true, region.merge)
+            when_true = region.merge
         if when_true is region.merge:  # an empty then-side: run the else side on the inverted mask
             inverted = self.mask_reg()
             self.emit(f"s_not_{self.b}", [inverted], [mask])
@@ -496,7 +507,6 @@ class ControlFlow:
     def waterfall_latch(self, block: Block, loop: Region) -> None:
         test = self.region_of_header[loop.header.terminator.targets[0]]
         for phi in loop.merge.phis:
-            self.coalesced.add(phi)
             self.values[phi] = self.val(phi.operands[0])
         self.emit(f"s_xor_{self.b}", [self.exec], [self.exec, test.mask], comment="retire the lanes served")
         self.branch("s_cbranch_execnz", self.label(loop.header))
@@ -550,8 +560,13 @@ class ControlFlow:
                 if id(dst) not in self.started_masks:
                     self.started_masks.add(id(dst))
                     self.emit("implicit_def", [dst])
-                keep = self.mask_reg()
+                if isinstance(src, Imm) and src.value == -1:
+                    self.emit(f"s_or_{self.b}", [dst], [dst, self.exec])
+                    continue
                 self.emit(f"s_andn2_{self.b}", [dst], [dst, self.exec])
+                if isinstance(src, Imm) and src.value == 0:
+                    continue
+                keep = self.mask_reg()
                 self.salu(f"s_and_{self.b}", [keep], [src, self.exec])
                 self.emit(f"s_or_{self.b}", [dst], [dst, keep])
             elif element(phi.type).kind == "bool":

@@ -125,6 +125,8 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         self.block_labels: dict[Block, Label] = {}
         self.label_blocks: dict[str, MBlock] = {}
         self.wwm_saved: VReg | None = None
+        self.want_wwm = False
+        self.switching_mode = False
         self.copies: dict = {}  # (machine block, operand key, file) -> a copy of it in the other file
         self.copy_sources: dict = {}  # operand key -> cache keys to forget when it is overwritten
         self.placement: dict[Inst, tuple[VReg, int]] = {}
@@ -156,12 +158,13 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
                 if inst.op is Op.PHI:
                     continue
                 self.coord = inst.coord
+                self.want_wwm = bool(inst.attrs.get("wwm")) and not inst.is_terminator
                 if inst.is_terminator:
                     self.leave_wwm()
                     self.terminator(block, inst)
                     continue
-                self.enter_wwm(bool(inst.attrs.get("wwm")))
                 self.select_inst(inst)
+            self.want_wwm = False
             self.leave_wwm()
         self.finish()
         return self.mf
@@ -221,6 +224,10 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
     def append(self, inst: MInst) -> MInst:
         if self.fresh_block:
             self.new_block()
+        if self.want_wwm != (self.wwm_saved is not None) and not self.switching_mode:
+            self.switching_mode = True
+            self.enter_wwm() if self.want_wwm else self.leave_wwm()
+            self.switching_mode = False
         inst.coord = inst.coord if inst.coord.line > 0 else self.coord
         self.block.insts.append(inst)
         if self.copies and ("exec" in inst.mnemonic or any(isinstance(d, Special) for d in inst.defs)):
@@ -369,14 +376,39 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
             return None
         phi = users[0]
         incoming = [pred for value, pred in zip(phi.operands, phi.targets) if value is inst]
-        if incoming != [inst.block] or phi in self.coalesced or phi.type != inst.type:
+        if len(incoming) != 1 or phi in self.coalesced or phi.type != inst.type or self.bank(phi) != bank:
             return None
-        if self.index.get(phi.block, -1) <= self.index.get(inst.block, 1 << 30) or self.bank(phi) != bank:
+        backward = self.index.get(phi.block, -1) <= self.index.get(incoming[0], 1 << 30)
+        if backward and not self.safe_back_edge(inst, phi) or not backward and incoming != [inst.block]:
             return None
         target = self.values.get(phi) or self.result(phi)
         if len(target.parts) != count or target.packed != is_packed(inst.type, bank):
             return None
         return target
+
+    def safe_back_edge(self, inst: Inst, phi: Inst) -> bool:
+        """A loop-carried value may be computed into its header phi's registers when, from its
+        definition to the back edge, the code runs straight through (no exit could still see the
+        phi's old value) and nothing reads the phi any more."""
+        latch = next(pred for value, pred in zip(phi.operands, phi.targets) if value is inst)
+        start, end = self.index.get(inst.block), self.index.get(latch)
+        if start is None or end is None or start > end:
+            return False
+        for block in self.layout[start:end + 1]:
+            term = block.terminator
+            expected = phi.block if block is latch else self.layout[self.index[block] + 1]
+            if term is None or term.op is not Op.BR or term.targets[0] is not expected:
+                return False
+        position = inst.block.insts.index(inst)
+        for user in self.users.get(phi, []):
+            if user.op is Op.PHI and user.block is phi.block:
+                return False
+            where = self.index.get(user.block)
+            if where is None:
+                continue
+            if user.block is inst.block and user.block.insts.index(user) > position or start < where <= end:
+                return False
+        return True
 
     def start_tuple(self, base: VReg) -> None:
         if id(base) not in self.started_tuples:
@@ -500,17 +532,19 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         return result
 
     # ------------------------------------------------------------- whole wave
-    def enter_wwm(self, wanted: bool) -> None:
-        if wanted and self.wwm_saved is None:
-            self.wwm_saved = self.mask_reg("wwm")
-            self.emit(f"s_or_saveexec_{self.b}", [self.wwm_saved], [Imm(-1)], comment="whole-wave mode")
-        elif not wanted:
-            self.leave_wwm()
+    def enter_wwm(self) -> None:
+        """Whole-wave mode starts lazily, at the first instruction that needs it, and ends likewise."""
+        if self.wwm_saved is None:
+            saved = self.mask_reg("wwm")
+            self.emit(f"s_or_saveexec_{self.b}", [saved], [Imm(-1)], comment="whole-wave mode")
+            self.wwm_saved = saved
 
     def leave_wwm(self) -> None:
         if self.wwm_saved is not None:
             saved, self.wwm_saved = self.wwm_saved, None
+            switching, self.switching_mode = self.switching_mode, True
             self.emit(f"s_mov_{self.b}", [self.exec], [saved])
+            self.switching_mode = switching
 
     # ------------------------------------------------------------------ tuples
     def plan_tuples(self, layout: list[Block]) -> None:

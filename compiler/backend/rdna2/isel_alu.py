@@ -160,7 +160,12 @@ class AluSelection(MathSelection):
         left, right = inst.operands
         out = self.result(inst)
         for index, target in enumerate(out.parts):
-            self.salu(f"{stem}_{self.b}", [target], [self.mask(left, index), self.mask(right, index)])
+            a, b = self.mask(left, index), self.mask(right, index)
+            known = constant_mask(inst.op, a, b)
+            if known is not None and inst not in self.fixed_results:
+                out.parts[index] = known
+                continue
+            self.salu(f"{stem}_{self.b}", [target], [a, b])
 
     def valu_binary64(self, inst: Inst) -> None:
         """64-bit integer add/sub/bitwise on the vector unit: two halves, with a carry for add/sub."""
@@ -334,6 +339,10 @@ class AluSelection(MathSelection):
             return
         if scalar.kind == "float" and scalar.bits == 64:
             self.fail("double comparisons")
+        comparable = [(self.component(left, k), self.component(right, k)) for k in range(components(left.type))]
+        if all(isinstance(a, Imm) and isinstance(b, Imm) for a, b in comparable):
+            self.define(inst, [Imm(-1 if _compare(inst.op, a.value, b.value) else 0) for a, b in comparable], "s")
+            return
         if self.scalar_compare(inst):
             if all(self.consumes_scc(user) for user in self.users.get(inst, [])) and self.users.get(inst):
                 self.deferred[inst] = True
@@ -752,6 +761,25 @@ class AluSelection(MathSelection):
             self.define(inst, self.pack_components([], chosen, element(inst.type)), bank, True)
         else:
             self.define(inst, chosen, bank)
+
+
+def _compare(op: Op, a, b) -> bool:
+    return {Op.EQ: a == b, Op.NE: a != b, Op.LT: a < b, Op.LE: a <= b, Op.GT: a > b, Op.GE: a >= b}[op]
+
+
+def constant_mask(op: Op, left, right):
+    """The result of a lane-mask op when an operand is all-true (-1) or all-false (0), else None."""
+    def value(operand):
+        return operand.value if isinstance(operand, Imm) else None
+
+    for a, b in ((left, right), (right, left)):
+        if op is Op.AND and value(a) == -1 or op in (Op.OR, Op.XOR, Op.NE) and value(a) == 0:
+            return b
+        if op is Op.AND and value(a) == 0:
+            return Imm(0)
+        if op is Op.OR and value(a) == -1:
+            return Imm(-1)
+    return None
 
 
 def identity(op: Op, left, right):

@@ -68,10 +68,22 @@ class WaveSelection:
             self.define(inst, [self.flat_thread_index()], "v")
         elif which == "dispatch_thread_id":
             parts = []
+            used = set()
+            for user in self.users.get(inst, []):
+                if user.op is Op.EXTRACT and "index" in user.attrs and user.operands[0] is inst:
+                    used.add(user.attrs["index"])
+                else:
+                    used.update(range(self.component_count(inst)))
             for axis in range(self.component_count(inst)):
+                if axis not in used:
+                    parts.append(Imm(0))
+                    continue
                 size = self.function.numthreads[axis]
                 base = self.vreg("s", 1, f"group base {'xyz'[axis]}")
-                self.salu_binary(Op.MUL, "u32", base, self.group_ids[axis], Imm(size))
+                if size == 1:
+                    base = self.group_ids[axis]
+                else:
+                    self.salu_binary(Op.MUL, "u32", base, self.group_ids[axis], Imm(size))
                 if isinstance(ids[axis], Imm):
                     parts.append(base)
                     continue
@@ -143,6 +155,10 @@ class WaveSelection:
         olds = None
         if old is not None:
             olds = self.packed_parts(old) if out.packed else self.val(old).parts
+        reuse = self.reusable(old, inst) if old is not None and old is not source and not out.packed else None
+        if reuse is not None and inst not in self.fixed_results:
+            out.parts[:] = reuse
+            olds = None
         for index, target in enumerate(out.parts):
             if olds is not None:
                 self.move(target, olds[index], "v")
@@ -206,8 +222,12 @@ class WaveSelection:
         lane_operand = self.component(lane, 0)
         if not isinstance(lane_operand, Imm):
             lane_operand = self.to_sgpr(lane_operand)
+        reuse = self.reusable(old, inst)
+        if reuse is not None and inst not in self.fixed_results and not out.packed:
+            out.parts[:] = reuse
         for index, target in enumerate(out.parts):
-            self.move(target, self.val(old).parts[index], "v")
+            if target is not self.val(old).parts[index]:
+                self.move(target, self.val(old).parts[index], "v")
             written = self.val(value).parts[index]
             if not isinstance(written, Imm):
                 written = self.to_sgpr(written)
