@@ -274,6 +274,19 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -
                mangle_with=[word.ty, pointer.ty])
 
 
+def interleave(b, vectors: list[V]) -> V:
+    """``n`` lane vectors as one vector of ``n * W`` elements ordered lane by lane."""
+    count, width = len(vectors), b.wave_size
+    level = list(vectors)
+    while len(level) & (len(level) - 1):
+        level.append(V(level[0].ty, "poison"))
+    size = width
+    while len(level) > 1:
+        level = [b.shuffle(level[i], level[i + 1], list(range(2 * size))) for i in range(0, len(level), 2)]
+        size *= 2
+    return b.shuffle(level[0], None, [k * width + lane for lane in range(width) for k in range(count)])
+
+
 # ---------------------------------------------------------------------------------------
 # resources
 # ---------------------------------------------------------------------------------------
