@@ -10,6 +10,7 @@ block). ``verify`` raises ``VerifyError`` listing every problem found.
 from __future__ import annotations
 
 from .core import Block, Function, Inst
+from .dominance import dominators, reachable  # noqa: F401  (re-exported for passes)
 from .ops import Op
 
 
@@ -17,43 +18,6 @@ class VerifyError(Exception):
     def __init__(self, problems: list[str]):
         super().__init__("invalid IR:\n  " + "\n  ".join(problems))
         self.problems = problems
-
-
-def dominators(function: Function) -> dict[Block, set[Block]]:
-    """Each reachable block's dominators (iterative data-flow; functions are small)."""
-    blocks = reachable(function)
-    preds = function.predecessors()
-    entry = function.entry
-    dom = {block: set(blocks) for block in blocks}
-    dom[entry] = {entry}
-    changed = True
-    while changed:
-        changed = False
-        for block in blocks:
-            if block is entry:
-                continue
-            incoming = [dom[p] for p in preds.get(block, []) if p in dom]
-            new = set.intersection(*incoming) if incoming else set()
-            new = new | {block}
-            if new != dom[block]:
-                dom[block] = new
-                changed = True
-    return dom
-
-
-def reachable(function: Function) -> list[Block]:
-    seen: list[Block] = []
-    stack = [function.entry]
-    visited = set()
-    while stack:
-        block = stack.pop()
-        if block in visited:
-            continue
-        visited.add(block)
-        seen.append(block)
-        stack.extend(reversed(block.successors))
-    order = {block: i for i, block in enumerate(function.blocks)}
-    return sorted(seen, key=lambda b: order.get(b, len(order)))
 
 
 def verify(function: Function) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from . import Pass
 from ..diagnostics import Diagnostics
 from ..ir.core import Block, Function, Inst, Module
+from ..ir.dominance import control_dependences
 from ..ir.ops import BARRIERS, Op
 
 GROUP, WAVE, LANE = 0, 1, 2
@@ -134,6 +135,7 @@ class Regions:
     """Each structured header's region and exiting blocks, computed once per analysis."""
 
     def __init__(self, function: Function):
+        self.depends = control_dependences(function)
         self.body: dict[Block, set[Block]] = {}
         self.exits: dict[Block, list[Block]] = {}
         for block in function.blocks:
@@ -167,20 +169,23 @@ def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
 
 
 def _control_levels(function: Function, levels: dict[Inst, int], regions: Regions) -> dict[Block, int]:
-    """For each block, the most varying branch condition that decides whether it runs."""
+    """For each block, the most varying branch condition that decides whether it runs.
+
+    Control dependence comes from post-dominance, so a ``break`` inside an ``if``
+    makes the rest of the loop depend on the condition but not the code after the
+    loop; dependence is transitive (a block inside a nested if inherits the outer
+    condition through the inner header).
+    """
     control: dict[Block, int] = {}
-    for header, body in regions.body.items():
-        if header.kind == "loop":
-            level = regions.loop_exit_level(levels, header)
-        else:
-            level = _condition_level(levels, header)
-        for member in body:
-            control[member] = max(control.get(member, GROUP), level)
-    # nested regions inherit the level of the region around them
-    for header, body in regions.body.items():
-        outer = control.get(header, GROUP)
-        for member in body:
-            control[member] = max(control.get(member, GROUP), outer)
+    changed = True
+    while changed:
+        changed = False
+        for block, headers in regions.depends.items():
+            level = max((max(_condition_level(levels, header), control.get(header, GROUP))
+                         for header in headers), default=GROUP)
+            if level > control.get(block, GROUP):
+                control[block] = level
+                changed = True
     return control
 
 

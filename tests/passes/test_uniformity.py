@@ -160,3 +160,40 @@ def test_a_dpp_combined_op_is_divergent_even_on_uniform_operands():
         }
     """)
     assert result == {"%0": GROUP, "%1": LANE}  # row_shr:1 gives lane 0 of each row a zero
+
+
+def test_a_divergent_break_controls_the_rest_of_the_loop_but_not_what_follows_it():
+    diagnostics = Diagnostics()
+    levels("""
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=0}
+          %2 = const uint {value=1}
+          br ^head
+        ^head:
+          %3 = phi uint [%1, ^entry], [%4, ^cont]
+          %5 = lt bool %3, %2
+          loop ^end ^cont
+          cond_br %5, ^body, ^end
+        ^body:
+          %6 = eq bool %0, %3
+          selection ^join
+          cond_br %6, ^brk, ^join
+        ^brk:
+          br ^end
+        ^join:
+          barrier {scope="group", sync=true} ; k.hlsl:20:5
+          br ^cont
+        ^cont:
+          %4 = add uint %3, %2
+          br ^head
+        ^end:
+          barrier {scope="group", sync=true} ; k.hlsl:30:5
+          ret
+        }
+    """, diagnostics)
+    # the barrier inside the loop runs only for lanes that did not break: an error;
+    # the one after the loop is reached by every thread
+    errors = [str(d.coord) for d in diagnostics.items if d.severity == "error"]
+    assert errors == ["k.hlsl:20:5"]
