@@ -23,6 +23,9 @@ the way a driver's compiler would see it, so LLVM's register figures are compara
 * **Control flow**: one LLVM block per reachable IR block, plain branches and phis;
   LLVM structurizes the CFG itself.
 * **Values**: vectors stay LLVM vectors, ``half`` stays ``half``, bools are ``i1``.
+  Float mode as D3D runs compute shaders: IEEE mode off (``"amdgpu-ieee"="false"``:
+  no quieting before min/max), fp32 denormals flushed; float ops carry ``nsz arcp
+  afn`` (``amdgcn_builder.FLOAT_FLAGS``).
 * **Lane exchange** (``amdgcn_wave``): ``update.dpp``, ``mov.dpp8``, ``permlanex16``,
   ``ds.swizzle``, ``ds.bpermute``, ``readlane``, ``readfirstlane``, ``writelane``,
   ``set.inactive``, ``ballot``, ``mbcnt.lo/hi``, on 32-bit words (floats bitcast,
@@ -102,9 +105,7 @@ class KernelEmitter(Builder):
         self.reachable = self._reachable_blocks()
         self.users = {inst: [user for user in users if user.block in self.reachable]
                       for inst, users in self.function.users().items()}
-        if "uniformity" not in module.analyses:
-            Uniformity().run(module)
-        self.uniformity = module.analyses["uniformity"]
+        self.uniformity = module.analyses.get("uniformity") or _uniformity_of(module)
         self.arguments = KernelArguments(module)
         self.globals: list[str] = []
         self.dpp_inst: Inst | None = None  # the DPP-combined op being emitted, and its operand 0
@@ -136,6 +137,20 @@ class KernelEmitter(Builder):
     def constant_of(self, inst: Inst):
         """The constant value of ``inst`` (a ``const``), else None."""
         return inst.attrs.get("value") if inst.op is Op.CONST else None
+
+    def component_constant(self, inst: Inst, index: int):
+        """Component ``index`` of ``inst`` when it is a known constant (looking through
+        ``construct``), else None: a driver sees these folded."""
+        if inst.op is Op.CONST:
+            value = inst.attrs.get("value")
+            return value[index] if isinstance(value, (list, tuple)) else value
+        if inst.op is Op.CONSTRUCT and not isinstance(inst.type, (T.ArrayType, T.StructType)):
+            for operand in inst.operands:
+                width = getattr(operand.type, "components", 1)
+                if index < width:
+                    return self.component_constant(operand, index)
+                index -= width
+        return None
 
     # -- the kernel ----------------------------------------------------------------------
 
@@ -284,6 +299,12 @@ class KernelEmitter(Builder):
             self.emit(f"switch {selector_type} {selector}, label %{block_label(term.targets[0])} [ {cases} ]")
         else:
             raise AmdgcnError(f"unknown terminator {term.op.value}")
+
+
+def _uniformity_of(module: Module):
+    """Uniformity for a module that has none yet, leaving the module's analyses as they were."""
+    Uniformity().run(module)
+    return module.analyses.pop("uniformity")
 
 
 def switch_cases(term: Inst) -> list[tuple[int, Block]]:

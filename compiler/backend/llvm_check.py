@@ -12,13 +12,23 @@ Python (``python -m shc.compiler.backend.llvm_check --wave 32``, LLVM IR on stdi
 the assembly on stdout), and an abort, a timeout, a verifier error or figures that
 cannot be read all come back as an ``LlvmFailure``. Nothing is cached here.
 
-The child runs LLVM's ``O2`` module pipeline (as a driver compiler does: inlining is
-moot, but unrolling, SROA of scratch arrays, LICM, GVN matter) unless
-``optimize=False``, then gfx1030 code generation at ``-O2`` with the wave size as a
-target feature. The figures come from the verbose assembly: ``; NumVgprs``
-(``.amdhsa_next_free_vgpr`` if absent), ``; TotalNumSgprs`` (``; NumSgprs`` in older
-LLVMs), ``; Occupancy`` (waves per SIMD), ``.amdhsa_group_segment_fixed_size`` (LDS
-bytes) and ``; ScratchSize`` (bytes per lane).
+The child runs gfx1030 code generation at ``-O2`` (LLVM's codegen IR passes, the
+machine scheduler, register allocation) with the wave size as a target feature;
+scratch arrays are never promoted into LDS (that would change the LDS figure). By
+default that is all: shc's middle end has already optimized the IR, and LLVM's own
+middle end would change the program being counted rather than check the counting (it
+unrolls loops shc keeps and scalar-replaces their scratch arrays, runtime-unrolls LDS
+loops, and GVN's equality propagation hands a waterfall loop the divergent index back,
+so LLVM builds a second waterfall around a per-lane descriptor load). ``optimize=True`` runs LLVM's ``O2`` module pipeline first: what an LLVM-based
+driver would make of the kernel.
+
+The figures come from the verbose assembly: ``; NumVgprs`` (``.amdhsa_next_free_vgpr``
+if absent), ``; TotalNumSgprs`` (``; NumSgprs`` in older LLVMs), ``; Occupancy`` (waves
+per SIMD), ``.amdhsa_group_segment_fixed_size`` (LDS bytes), ``; ScratchSize`` (bytes
+per lane) and the metadata's spill counts. ``tight=True`` adds the fewest VGPRs LLVM
+can fit the kernel in without spilling (``tight_vgprs``): LLVM's scheduler spends
+registers freely up to the occupancy it already has, so its default count can sit
+well above the kernel's demand.
 """
 
 from __future__ import annotations
@@ -48,6 +58,7 @@ class LlvmFigures:
     isa: str
     llvm_ir: str
     seconds: float  # the child's wall time, start to exit
+    optimized: bool = False  # LLVM's O2 module pipeline ran before codegen
     # The fewest VGPRs LLVM fits the kernel in without spilling (``tight=True``), else None
     tight_vgprs: int | None = None
 
@@ -67,7 +78,7 @@ class LlvmFailure:
 
 
 def cross_check(module, wave_size: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-                optimize: bool = True, tight: bool = False) -> LlvmFigures | LlvmFailure:
+                optimize: bool = False, tight: bool = False) -> LlvmFigures | LlvmFailure:
     """LLVM's figures for ``module`` (lowered by shc's middle end), or why there are none.
 
     ``wave_size`` defaults to the module's; the module's wave ops were lowered for its own
@@ -98,7 +109,7 @@ def cross_check(module, wave_size: int | None = None, timeout: float = DEFAULT_T
 _ATTRIBUTES = re.compile(r"^(attributes #0 = \{ )", re.MULTILINE)
 
 
-def tight_vgprs(figures: LlvmFigures, timeout: float = DEFAULT_TIMEOUT, optimize: bool = True,
+def tight_vgprs(figures: LlvmFigures, timeout: float = DEFAULT_TIMEOUT, optimize: bool = False,
                 probes: int = 3) -> int | None:
     """The fewest VGPRs LLVM compiles ``figures.llvm_ir`` into without spilling VGPRs.
 
@@ -131,13 +142,13 @@ def tight_vgprs(figures: LlvmFigures, timeout: float = DEFAULT_TIMEOUT, optimize
 
 
 def compile_llvm_ir(text: str, wave_size: int, timeout: float = DEFAULT_TIMEOUT,
-                    optimize: bool = True) -> LlvmFigures | LlvmFailure:
+                    optimize: bool = False) -> LlvmFigures | LlvmFailure:
     """Compile LLVM IR ``text`` for gfx1030 in a child process and read LLVM's figures."""
     if wave_size not in (32, 64):
         return LlvmFailure(f"RDNA2 waves have 32 or 64 lanes, not {wave_size}", text)
     command = [sys.executable, "-m", __name__, "--wave", str(wave_size)]
-    if not optimize:
-        command.append("--no-opt")
+    if optimize:
+        command.append("--opt")
     start = time.perf_counter()
     try:
         child = subprocess.run(command, input=text, capture_output=True, text=True, timeout=timeout)
@@ -153,7 +164,8 @@ def compile_llvm_ir(text: str, wave_size: int, timeout: float = DEFAULT_TIMEOUT,
         figures = parse_figures(child.stdout)
     except ValueError as failure:
         return LlvmFailure(f"cannot read LLVM's figures: {failure}", text, stderr)
-    return LlvmFigures(wave_size=wave_size, isa=child.stdout, llvm_ir=text, seconds=seconds, **figures)
+    return LlvmFigures(wave_size=wave_size, isa=child.stdout, llvm_ir=text, seconds=seconds, optimized=optimize,
+                       **figures)
 
 
 def _tail(stderr) -> str:
@@ -213,6 +225,9 @@ def _compile_in_this_process(text: str, wave_size: int, optimize: bool) -> str:
 
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
+    # AMDGPUPromoteAlloca may move a scratch array into spare LDS; keep scratch in scratch
+    # (promotion into VGPRs stays on), so the LDS figure and occupancy stay the kernel's.
+    llvm.set_option("shc", "-disable-promote-alloca-to-lds")
     target = llvm.Target.from_triple("amdgcn-amd-amdhsa")
     machine = target.create_target_machine(cpu="gfx1030", features=f"+wavefrontsize{wave_size}", opt=2)
     machine.set_asm_verbosity(True)
@@ -228,11 +243,11 @@ def _compile_in_this_process(text: str, wave_size: int, optimize: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="compile LLVM IR (stdin) for gfx1030, print the assembly")
     parser.add_argument("--wave", type=int, choices=(32, 64), default=32)
-    parser.add_argument("--no-opt", action="store_true", help="skip LLVM's O2 module pipeline")
+    parser.add_argument("--opt", action="store_true", help="run LLVM's O2 module pipeline before codegen")
     options = parser.parse_args(argv)
     text = sys.stdin.read()
     try:
-        sys.stdout.write(_compile_in_this_process(text, options.wave, not options.no_opt))
+        sys.stdout.write(_compile_in_this_process(text, options.wave, options.opt))
     except RuntimeError as failure:  # llvmlite's parse / verify errors
         print(f"error: {str(failure).strip()}", file=sys.stderr)
         return 2

@@ -97,14 +97,16 @@ void main(uint i : SV_GroupIndex)
 """
 
 
+@pytest.mark.parametrize("optimize", [False, True], ids=["codegen", "O2"])
 @pytest.mark.parametrize("wave_size", [32, 64])
-def test_quad_reduction_is_a_v_add_f32_dpp(wave_size):
+def test_quad_reduction_is_a_v_add_f32_dpp(wave_size, optimize):
     module = compile_hlsl(QUAD_SUM, wave_size)
     text = to_llvm_ir(module)
     assert "call i32 @llvm.amdgcn.update.dpp.i32(i32 poison, i32" in text  # quad_perm:[1,0,3,2] is 177
     assert "i32 177, i32 15, i32 15, i1 true)" in text
-    result = cross_check(module)
+    result = cross_check(module, optimize=optimize)
     assert result.ok, result.message
+    assert result.optimized == optimize
     dpp_adds = [line for line in instructions(result.isa) if line.startswith("v_add_f32_dpp")]
     assert len(dpp_adds) == 1, result.isa
     assert re.search(r"quad_perm:\[1,0,3,2\] row_mask:0xf bank_mask:0xf bound_ctrl:1", dpp_adds[0])
