@@ -97,8 +97,32 @@ def print_function(function: Function, show_coords: bool = True) -> str:
     return Printer(function, show_coords).function_text()
 
 
+def struct_types(module: Module) -> list[T.StructType]:
+    """Every struct type the module mentions, inner structs before the ones using them."""
+    found: list[T.StructType] = []
+
+    def visit(t) -> None:
+        if isinstance(t, T.ArrayType):
+            visit(t.element)
+        elif isinstance(t, T.StructType) and t not in found:
+            for _, field_type in t.fields:
+                visit(field_type)
+            found.append(t)
+
+    for binding in module.bindings:
+        visit(binding.element)
+    for var in module.groupshared:
+        visit(var.type)
+    for inst in module.function.instructions():
+        visit(inst.type)
+    return found
+
+
 def print_module(module: Module, show_coords: bool = True) -> str:
     lines = []
+    for struct in struct_types(module):
+        fields = ", ".join(f"{name}: {format_type(field_type)}" for name, field_type in struct.fields)
+        lines.append(f"struct @{struct.name} {{ {fields} }}")
     for binding in module.bindings:
         element = f"<{format_type(binding.element)}>" if binding.element is not None else ""
         count = "" if binding.count == 1 else f"[{'' if binding.count is None else binding.count}]"

@@ -24,18 +24,21 @@ class ReadError(Exception):
 
 _OPS = {op.value: op for op in Op}
 _FUNC = re.compile(r"func @(\w+) numthreads\((\d+), (\d+), (\d+)\) wave(\d+) \{$")
-_RESOURCE = re.compile(r"resource @(\w+)(\[\d*\])? (\w+)(<[^>]*>)? (\w+) space(\d+)( globallycoherent)?$")
+_RESOURCE = re.compile(r"resource @([\w$]+)(\[\d*\])? (\w+)(<[^>]*>)? (\w+) space(\d+)( globallycoherent)?$")
+_STRUCT = re.compile(r"struct @(\w+) \{ (.*) \}$")
 _GROUPSHARED = re.compile(r"groupshared @(\w+) (\S+) offset (\d+) size (\d+)$")
 _ATTR_KEY = re.compile(r"(^|, )(\w+)=")
 
 
-def parse_type(text: str) -> T.Type:
+def parse_type(text: str, structs: dict[str, T.StructType] | None = None) -> T.Type:
     dims = re.findall(r"\[(\d*)\]", text)
     base_text = text.split("[", 1)[0]
     if base_text == "void":
         base: T.Type = T.VOID
     elif base_text in T.BUILTIN_TYPES:
         base = T.BUILTIN_TYPES[base_text]
+    elif structs and base_text in structs:
+        base = structs[base_text]
     else:
         raise ReadError(f"unknown type '{text}'")
     for dim in reversed(dims):
@@ -71,7 +74,8 @@ def _parse_coord(text: str) -> Coord:
 
 
 class _FunctionReader:
-    def __init__(self, header: re.Match):
+    def __init__(self, header: re.Match, structs: dict[str, T.StructType]):
+        self.structs = structs
         name, x, y, z, wave = header.groups()
         self.function = Function(name, numthreads=(int(x), int(y), int(z)), wave_size=int(wave))
         self.blocks: dict[str, Block] = {}
@@ -117,7 +121,7 @@ class _FunctionReader:
         type_ = T.VOID
         if result is not None:
             type_text, _, rest = rest.partition(" ")
-            type_ = parse_type(type_text)
+            type_ = parse_type(type_text, self.structs)
         inst = Inst(op, [], type_, attrs, coord)
         names = []
         if op is Op.PHI:
@@ -160,6 +164,7 @@ def read_module(text: str) -> Module:
     bindings: list[Binding] = []
     groupshared: list[GroupsharedVar] = []
     scratch = 0
+    structs: dict[str, T.StructType] = {}
     reader: _FunctionReader | None = None
     function: Function | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -175,15 +180,22 @@ def read_module(text: str) -> Module:
                 else:
                     reader.line(line)
             elif match := _FUNC.match(line):
-                reader = _FunctionReader(match)
+                reader = _FunctionReader(match, structs)
+            elif match := _STRUCT.match(line):
+                name, body = match.groups()
+                fields = []
+                for part in body.split(", "):
+                    field_name, _, field_type = part.partition(": ")
+                    fields.append((field_name, parse_type(field_type, structs)))
+                structs[name] = T.StructType(name, tuple(fields))
             elif match := _RESOURCE.match(line):
                 name, count, kind, element, register, space, coherent = match.groups()
                 count_value = 1 if count is None else (int(count[1:-1]) if count[1:-1] else None)
-                element_type = parse_type(element[1:-1]) if element else None
+                element_type = parse_type(element[1:-1], structs) if element else None
                 bindings.append(Binding(name, kind, element_type, register, int(space), count_value, bool(coherent)))
             elif match := _GROUPSHARED.match(line):
                 name, type_text, offset, size = match.groups()
-                groupshared.append(GroupsharedVar(name, parse_type(type_text), int(offset), int(size)))
+                groupshared.append(GroupsharedVar(name, parse_type(type_text, structs), int(offset), int(size)))
             elif line.startswith("scratch "):
                 scratch = int(line.split()[1])
             else:
