@@ -199,7 +199,7 @@ def test_an_internal_error_in_sema_is_one_line_with_the_shader_position(shader, 
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr
-    assert lines[0] == (f"{path}:6:25: internal compiler error: KeyError: 'the checker broke' "
+    assert lines[0] == (f"{path}:6:27: internal compiler error: KeyError: 'the checker broke' "
                         f"(in test_cli.py:{broken.__code__.co_firstlineno + 1})")
 
 
