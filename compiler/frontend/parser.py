@@ -107,12 +107,9 @@ class Parser:
                                 | cbuffer_declaration"""
         p[0] = p[1]
 
-    def p_external_declaration_empty(self, p):
-        """external_declaration : SEMI"""
-        p[0] = None
-
-    def p_external_declaration_error(self, p):
-        """external_declaration : error SEMI
+    def p_external_declaration_nothing(self, p):
+        """external_declaration : SEMI
+                                | error SEMI
                                 | error RBRACE"""
         p[0] = None
 
@@ -431,12 +428,9 @@ class Parser:
         else:
             p[0] = p[1]
 
-    def p_statement(self, p):
-        """statement : plain_statement"""
-        p[0] = p[1]
-
     def p_plain_statement(self, p):
-        """plain_statement : compound_statement
+        """statement : plain_statement
+           plain_statement : compound_statement
                            | expression_statement
                            | selection_statement
                            | iteration_statement
@@ -667,7 +661,8 @@ class Parser:
         p[0] = ast.Construct(p[1], p[3], coord=p[1].coord)
 
     def p_postfix_primary(self, p):
-        """postfix_expression : primary_expression"""
+        """postfix_expression : primary_expression
+           primary_expression : integer_constant"""
         p[0] = p[1]
 
     def p_argument_list_opt(self, p):
@@ -699,10 +694,6 @@ class Parser:
         if problem:
             self.diagnostics.error(problem, self._coord(p, 1))
         p[0] = ast.FloatLiteral(value, suffix, coord=self._coord(p, 1))
-
-    def p_primary_integer(self, p):
-        """primary_expression : integer_constant"""
-        p[0] = p[1]
 
     def p_integer_constant(self, p):
         """integer_constant : INT_CONST"""

@@ -230,7 +230,7 @@ class _Preprocessor(pcpp.Preprocessor):
         elif name in ("if", "elif"):
             self._check_expression(directive, toks)
         elif name == "pragma" and not toks:
-            toks[:] = [self._placeholder(directive, self.t_ID, "")]  # pcpp reads the first word
+            toks[:] = [self._placeholder(directive, self.t_ID)]  # pcpp reads the first word
         elif name == "include" and not toks:
             self.diagnostics.error("expected \"FILENAME\" or <FILENAME> after #include", self.coord_of(directive))
             raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
@@ -266,9 +266,10 @@ class _Preprocessor(pcpp.Preprocessor):
                 return "macro name missing after 'defined'"
         return None
 
-    def _placeholder(self, directive, kind: str, message: str):
+    def _placeholder(self, directive, kind: str, message: str | None = None):
+        """A stand-in operand token; evaluating it reports ``message``."""
         tok = copy.copy(directive)
-        tok.type, tok.value = kind, f"__shc_error_{len(self._deferred)}"
+        tok.type, tok.value = kind, f"__shc_placeholder_{len(self._deferred)}"
         self._deferred[tok.value] = message
         return tok
 
@@ -286,7 +287,7 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def _report_placeholder(self, name: str) -> None:
         message = self._deferred.get(name)
-        if message is not None:
+        if message:
             self.diagnostics.error(message, self._here())
 
     def define(self, tokens):
