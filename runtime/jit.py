@@ -162,7 +162,7 @@ def _canonical(value: Any) -> Any:
 
 
 def compiler_fingerprint() -> str:
-    """A hash of shc's own compiler and runtime sources (path, size, mtime), once per process.
+    """A hash of shc's own compiler and runtime sources (paths and contents), once per process.
 
     The version number alone would let a kernel compiled by an older code generator
     out of the cache after an edit (editable installs, development).
@@ -170,12 +170,12 @@ def compiler_fingerprint() -> str:
     with _LOCK:
         if "fingerprint" not in _STATE:
             root = Path(__file__).resolve().parent.parent
-            entries = []
+            hasher = hashlib.sha256()
             for folder in ("compiler", "runtime"):
                 for path in sorted((root / folder).rglob("*.py")):
-                    stat = path.stat()
-                    entries.append((str(path.relative_to(root)), stat.st_size, stat.st_mtime_ns))
-            _STATE["fingerprint"] = digest(entries)
+                    hasher.update(str(path.relative_to(root)).encode("utf-8") + b"\0")
+                    hasher.update(path.read_bytes())
+            _STATE["fingerprint"] = hasher.hexdigest()[:40]
         return _STATE["fingerprint"]
 
 

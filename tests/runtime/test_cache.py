@@ -125,7 +125,8 @@ def test_an_unwritable_cache_only_costs_speed(cache, monkeypatch):
     assert not compile_it(cache).from_cache
 
 
-def test_rerun_in_a_new_process_hits(cache):
+def test_rerun_in_a_new_process_hits(cache, monkeypatch):
+    monkeypatch.delitem(jit._STATE, "fingerprint", raising=False)  # the sources as they are now
     out = np.zeros(64, np.uint32)
     compile_it(cache).dispatch((1, 1, 1), dst=out)
     script = textwrap.dedent(f"""
