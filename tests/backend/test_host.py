@@ -126,7 +126,8 @@ class Group:
             self.keep.append(array)
             self.pointers[info.slot] = array.ctypes.data
             self.sizes[info.slot] = array.nbytes
-            meta[2] = array.nbytes // max(info.stride, 1)
+            if info.kind is not ResourceKind.TEXTURE:
+                meta[2] = array.nbytes // max(info.stride, 1)
 
     def run(self, resources: dict, group_id=(0, 0, 0), stop: bool = False) -> Status:
         """Run the group; buffers are written in place (textures: their mip arrays)."""
@@ -707,3 +708,136 @@ def test_atomics_are_atomic_across_host_threads():
     for thread in threads:
         thread.join()
     assert counter[0] == 4 * 64 * 100
+
+
+# ---------------------------------------------------------------------------------------
+# textures
+# ---------------------------------------------------------------------------------------
+
+TEXTURE_LOADS = """
+Texture2D<float4> image : register(t0);
+Texture2DArray<float4> layers : register(t1);
+RWTexture2D<float4> target : register(u0);
+RWStructuredBuffer<float4> result : register(u1);
+RWStructuredBuffer<uint4> sizes : register(u2);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    int x = (int)(i % 9) - 1, y = (int)(i / 9) - 1;      // a border of out-of-range texels
+    result[i] = image.Load(int3(x, y, i % 3));           // mip 2 does not exist
+    result[i + NT] = layers.Load(int4(x, y, i % 4, 0));  // slice 3 does not exist
+    result[i + 2 * NT] = image[uint2(x, y)];
+    target[uint2(y, x)] = float4(i, x, y, 1);
+    uint w, h, levels, w2, h2, elements;
+    image.GetDimensions(i % 3, w, h, levels);
+    layers.GetDimensions(w2, h2, elements);
+    sizes[i] = uint4(w, h, levels, w2 * 100 + h2 * 10 + elements);
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_texture_loads_stores_and_sizes_match_interpreter(wave_size):
+    threads = 2 * wave_size
+    rng = np.random.default_rng(9)
+    image = [rng.uniform(0, 1, (6, 8, 4)).astype(np.float32), rng.uniform(0, 1, (3, 4, 4)).astype(np.float32)]
+    buffers = {"image": image, "layers": rng.uniform(0, 1, (3, 5, 7, 4)).astype(np.float32),
+               "target": np.zeros((7, 9, 4), np.float32), "result": np.zeros((3 * threads, 4), np.float32),
+               "sizes": np.zeros((threads, 4), np.uint32)}
+    actual, expected, _ = run_both(TEXTURE_LOADS.replace("NT", str(threads)), wave_size, buffers)
+    assert_same(actual, expected)
+
+
+SAMPLES = """
+Texture2D<float4> image : register(t0);
+Texture2DArray<float4> layers : register(t1);
+SamplerState smp : register(s0);
+StructuredBuffer<float4> coords : register(t2);
+RWStructuredBuffer<float4> result : register(u0);
+[numthreads(64, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    float4 c = coords[i];
+    result[i] = image.SampleLevel(smp, c.xy, c.z);
+    result[i + 64] = image.SampleLevel(smp, c.xy, 0, int2(1, -2));
+    result[i + 128] = layers.SampleLevel(smp, float3(c.xy, c.w), 0.0);
+}
+"""
+
+
+def _address(i: np.ndarray, n: int, mode: int):
+    """Texel index through an address mode: (index, inside) (border: outside reads 0)."""
+    if mode == 0:
+        return np.clip(i, 0, n - 1), np.ones(i.shape, bool)
+    if mode == 1:
+        return np.mod(i, n), np.ones(i.shape, bool)
+    if mode == 2:
+        k = np.mod(i, 2 * n)
+        return np.where(k < n, k, 2 * n - 1 - k), np.ones(i.shape, bool)
+    inside = (i >= 0) & (i < n)
+    return np.clip(i, 0, n - 1), inside
+
+
+def _sample_level(level: np.ndarray, u, v, linear: bool, mode: int, offset=(0, 0)):
+    h, w = level.shape[:2]
+    u, v = u.astype(np.float64), v.astype(np.float64)
+    if not linear:
+        (x, xin), (y, yin) = _address(np.floor(u * w + offset[0]).astype(int), w, mode), \
+            _address(np.floor(v * h + offset[1]).astype(int), h, mode)
+        return level[y, x] * (xin & yin)[:, None]
+    fx, fy = u * w - 0.5 + offset[0], v * h - 0.5 + offset[1]
+    x0, y0 = np.floor(fx), np.floor(fy)
+    a, b = (fx - x0)[:, None], (fy - y0)[:, None]
+    texels = {}
+    for dx in (0, 1):
+        for dy in (0, 1):
+            (x, xin), (y, yin) = _address(x0.astype(int) + dx, w, mode), _address(y0.astype(int) + dy, h, mode)
+            texels[dx, dy] = level[y, x] * (xin & yin)[:, None]
+    top = texels[0, 0] + a * (texels[1, 0] - texels[0, 0])
+    bottom = texels[0, 1] + a * (texels[1, 1] - texels[0, 1])
+    return top + b * (bottom - top)
+
+
+def sample_reference(mips, u, v, lod, linear: bool, mode: int, offset=(0, 0)):
+    """SampleLevel as host_textures documents it: point takes the nearest mip, linear is trilinear."""
+    lod = np.clip(lod, 0, len(mips) - 1)
+    if not linear:
+        nearest = np.floor(lod + 0.5).astype(int)
+        out = np.zeros((len(u), 4))
+        for m in range(len(mips)):
+            pick = nearest == m
+            out[pick] = _sample_level(mips[m], u[pick], v[pick], False, mode, offset)
+        return out
+    base = np.floor(lod).astype(int)
+    blend = (lod - base)[:, None]
+    out = np.zeros((len(u), 4))
+    for m in range(len(mips)):
+        pick = base == m
+        near = _sample_level(mips[m], u[pick], v[pick], True, mode, offset)
+        far = _sample_level(mips[min(m + 1, len(mips) - 1)], u[pick], v[pick], True, mode, offset)
+        out[pick] = near + blend[pick] * (far - near)
+    return out
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("linear", [False, True], ids=["point", "linear"])
+@pytest.mark.parametrize("mode", [0, 1, 2, 3], ids=["clamp", "wrap", "mirror", "border"])
+def test_sample_level(wave_size, linear, mode):
+    rng = np.random.default_rng(mode)
+    mips = [rng.uniform(0, 1, (5, 6, 4)).astype(np.float32), rng.uniform(0, 1, (2, 3, 4)).astype(np.float32)]
+    layers = rng.uniform(0, 1, (3, 4, 4, 4)).astype(np.float32)
+    coords = np.stack([rng.uniform(-1.5, 2.5, 64), rng.uniform(-1.5, 2.5, 64), rng.uniform(-0.5, 1.7, 64),
+                       rng.uniform(-1, 3.4, 64)], axis=1).astype(np.float32)
+    result = np.zeros((192, 4), np.float32)
+    group = Group(build_host_module(compile_hlsl(SAMPLES, wave_size)))
+    status = group.run({"image": mips, "layers": layers, "smp": (int(linear), mode), "coords": coords,
+                        "result": result})
+    assert status == Status.DONE
+    u, v, lod, w = (coords[:, k] for k in range(4))
+    np.testing.assert_allclose(result[:64], sample_reference(mips, u, v, lod, linear, mode), atol=2e-6)
+    np.testing.assert_allclose(result[64:128], sample_reference(mips, u, v, np.zeros(64), linear, mode, (1, -2)),
+                               atol=2e-6)
+    layer = np.clip(np.floor(w + 0.5), 0, 2).astype(int)
+    expected = np.zeros((64, 4))
+    for index in range(3):
+        pick = layer == index
+        expected[pick] = sample_reference([layers[index]], u[pick], v[pick], np.zeros(pick.sum()), linear, mode)
+    np.testing.assert_allclose(result[128:], expected, atol=2e-6)
