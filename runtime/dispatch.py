@@ -19,11 +19,14 @@ naming the barrier's source line. The watchdog, a timer thread, sets
 barriers and return ``STOPPED``, and the dispatch raises ``DispatchTimeout``.
 Either way the process stays usable: every buffer belongs to this call.
 
-ABI choices the code generator relies on (``abi.py`` leaves them open):
+ABI choices shared with the code generator (``abi.py`` leaves them open):
 ``frame->group_slot`` and ``frame->worker`` are both the worker's index; scratch
 is ``ctx->scratch + (group_slot * waves_per_group + wave_in_group) *
 scratch_bytes_per_wave``; the runtime sets ``frame->resume = frame->barrier_id``
-before resuming a wave; a sampler's slot points at its float32[4] border color.
+before resuming a wave (the JIT may set it too); a sampler's slot points at its
+float32[4] border color; an unbounded resource array's length is meta int 9 of
+its first slot (``host.META_ARRAY_COUNT``); a texture's ``mip_offsets`` is -1
+for other slots.
 """
 
 from __future__ import annotations
@@ -126,6 +129,8 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
     waves = -(-group_threads // wave_size)
     frame_bytes = max(info.frame_bytes, FRAME_HEADER_BYTES)
     frame_bytes = (frame_bytes + 7) // 8 * 8
+    if threads is not None and (not isinstance(threads, (int, np.integer)) or threads < 1):
+        raise ValueError(f"threads must be a positive number of host threads or None, not {threads!r}")
     workers = max(1, min(threads or os.cpu_count() or 1, total or 1))
     if timeout is not None and timeout <= 0:
         raise ValueError(f"timeout must be positive seconds or None, not {timeout}")

@@ -110,9 +110,11 @@ def test_group_counts_are_checked():
         normalise_groups((1, 2, 3, 4))
 
 
-def test_timeout_must_be_positive(copy):
+def test_timeout_and_threads_must_be_positive(copy):
     with pytest.raises(ValueError, match="timeout"):
         copy.dispatch((1, 1, 1), timeout=0, src=np.zeros(1, np.uint32), dst=np.zeros(1, np.uint32))
+    with pytest.raises(ValueError, match="threads must be a positive number"):
+        copy.dispatch((1, 1, 1), threads=0, src=np.zeros(1, np.uint32), dst=np.zeros(1, np.uint32))
 
 
 def test_stats_format_names_every_class(copy):
