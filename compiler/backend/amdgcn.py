@@ -81,6 +81,9 @@ _INPUT_INTRINSICS = {
 }
 
 
+_TEMPORARY = re.compile(r"%t\d+\b")
+
+
 def to_llvm_ir(module: Module) -> str:
     """``module``'s kernel as LLVM IR text for ``amdgcn-amd-amdhsa``, wave size from the module."""
     return KernelEmitter(module).module_text()
@@ -259,9 +262,10 @@ class KernelEmitter(Builder):
         temporary it defined, or copy a value defined elsewhere (a no-op cast LLVM drops)."""
         name = self.values[inst]
         lines = self.lines[start:]
-        if re.fullmatch(r"%t\d+", result) and any(line.startswith(f"  {result} = ") for line in lines):
-            pattern = re.compile(re.escape(result) + r"\b")
-            self.lines[start:] = [pattern.sub(name, line) for line in lines]
+        if _TEMPORARY.fullmatch(result) and any(line.startswith(f"  {result} = ") for line in lines):
+            def rename(match):
+                return name if match.group(0) == result else match.group(0)
+            self.lines[start:] = [_TEMPORARY.sub(rename, line) for line in lines]
             return
         llvm = llvm_type(inst.type)
         if llvm.startswith(("[", "{")):

@@ -29,11 +29,14 @@ class AmdgcnError(Exception):
 # ---------------------------------------------------------------------------------------
 
 
+_FLOATS = {16: "half", 32: "float", 64: "double"}
+
+
 def scalar_type(element: T.ScalarType) -> str:
     if element.kind == "bool":
         return "i1"
     if element.kind == "float":
-        return {16: "half", 32: "float", 64: "double"}[element.bits]
+        return _FLOATS[element.bits]
     return f"i{element.bits}"
 
 
@@ -77,13 +80,15 @@ def with_count(t: T.Type, count: int) -> T.Type:
     return T.vector(element_of(t), count)
 
 
+_SUFFIXES = {"half": "f16", "float": "f32", "double": "f64"}
+
+
 def intrinsic_suffix(llvm: str) -> str:
     """The overload suffix of an LLVM type: ``float`` -> ``f32``, ``<4 x half>`` -> ``v4f16``."""
-    names = {"half": "f16", "float": "f32", "double": "f64"}
     if llvm.startswith("<"):
         count, element = llvm[1:-1].split(" x ")
-        return f"v{count}{names.get(element, element)}"
-    return names.get(llvm, llvm)
+        return f"v{count}{_SUFFIXES.get(element, element)}"
+    return _SUFFIXES.get(llvm, llvm)
 
 
 def memory_bytes(t: T.Type) -> int:
