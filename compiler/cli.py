@@ -260,6 +260,35 @@ def run_command(
     print(report)
 
 
+@app.command("spd")
+def spd_command(
+    input: str = typer.Argument(..., help="Image file (PNG, TIFF, ... anything Pillow opens) or a .npy array."),
+    outdir: str = typer.Option(..., "-o", "--output", help="Directory for the mips and the contact sheet."),
+    mips: Optional[int] = typer.Option(None, "--mips", help="Mips to build (default: the full chain, at most 12)."),
+    wave_ops: bool = typer.Option(True, "--wave-ops/--no-wave-ops", help="Quad wave ops (default) or LDS only."),
+    linear_sampler: bool = typer.Option(False, "--linear-sampler", help="One bilinear fetch per 2x2 source block."),
+    packed: bool = typer.Option(False, "--packed", help="The packed FP16 path (A_HALF)."),
+    wave_size: int = typer.Option(32, "--wave-size", help="Wave size, 32 or 64."),
+) -> None:
+    """Build a mip chain with the single pass downsampler (samples/spd.hlsl): every mip, a contact sheet."""
+    from ..runtime import spd
+    from ..runtime.kernel import KernelCompileError
+
+    if wave_size not in (32, 64):
+        fail(f"--wave-size must be 32 or 64, not {wave_size}")
+    try:
+        report = spd.command(input, outdir, mips, wave_ops, linear_sampler, packed, wave_size)
+    except KernelCompileError as failure:
+        print(str(failure), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except (spd.SpdInputError, OSError) as failure:
+        fail(str(failure))
+    except Exception as failure:  # an internal error must never show a traceback
+        print(internal_error_line(input, failure), file=sys.stderr)
+        raise typer.Exit(EXIT_INTERNAL)
+    print(report)
+
+
 def fail(message: str) -> None:
     print(f"shc: error: {message}", file=sys.stderr)
     raise typer.Exit(EXIT_ERROR)
