@@ -31,7 +31,7 @@ import numpy as np
 from ..compiler.frontend import hlsl_types as T
 from .abi import META_FIELDS, META_INTS, ResourceKind
 from .layout import BindingError, CBufferLayout, element_shape, numpy_dtype, pack_cbuffer
-from .textures import Texture, bind_texture
+from .textures import Texture, base_kind, bind_texture, texel_dtype
 
 __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
 
@@ -102,6 +102,8 @@ class _Builder:
         self.sizes = np.zeros(max(slot_count, 1), dtype=np.int64)
         self.slot_meta: list[int] = [0] * (max(slot_count, 1) * META_INTS)
         self.mip_offsets: dict[int, list[int]] = {}  # texture slot -> first texel of each mip
+        self.textures: dict[tuple, Texture] = {}  # one conversion per caller's array (aliases)
+        self.copies: dict[int, np.ndarray] = {}  # id(caller's buffer) -> our copy
         self.table = ResourceTable(self.pointers, self.sizes, np.zeros(0, np.int32))
         self.empty = np.zeros(_ALIGN, dtype=np.uint8)  # what an unbound or empty slot points at
         self.table.keep.append(self.empty)
@@ -272,9 +274,13 @@ def _memory_of(builder: _Builder, value: np.ndarray, writable: bool) -> np.ndarr
     usable = value.flags.c_contiguous and value.dtype.isnative and value.ctypes.data % _ALIGN == 0
     if usable:
         return value
-    ours = np.empty(value.shape, dtype=value.dtype.newbyteorder("=") if not value.dtype.isnative else value.dtype)
-    ours[...] = value
-    if writable:
+    ours = builder.copies.get(id(value))
+    if ours is None:  # one copy per array, so aliased bindings share it
+        ours = np.empty(value.shape, dtype=value.dtype.newbyteorder("=") if not value.dtype.isnative else value.dtype)
+        ours[...] = value
+        builder.copies[id(value)] = ours
+        builder.table.keep.append(value)
+    if writable and not any(ours is copy for _, copy in builder.table.copies_back):
         builder.table.copies_back.append((value, ours))
     return ours
 
@@ -285,13 +291,28 @@ def _memory_of(builder: _Builder, value: np.ndarray, writable: bool) -> np.ndarr
 
 
 def _bind_texture(builder: _Builder, slot: int, binding, where: str, value) -> None:
-    texture = bind_texture(where, binding.kind, binding.element, value)
+    """One conversion per caller's array: aliases (SPD binds mip 6 twice) see each other's writes."""
+    levels = value if isinstance(value, (list, tuple)) else [value]
+    key = (tuple(id(level) for level in levels), base_kind(binding.kind), texel_dtype(binding.element).kind)
+    texture = builder.textures.get(key)
+    if texture is None:
+        texture = builder.textures[key] = bind_texture(where, binding.kind, binding.element, value)
+        builder.table.keep.append(value)  # the ids in the key stay valid while the table lives
+    elif binding.kind.startswith("RW") and texture.source is None and \
+            texture.texels.ctypes.data != levels[0].ctypes.data:
+        texture.source = levels[0]  # first bound read-only, now written: give the writes back
+        builder.table.textures_back.append(texture)
+        return _texture_slot(builder, slot, texture)
+    _texture_slot(builder, slot, texture)
+    if texture.source is not None and texture not in builder.table.textures_back:
+        builder.table.textures_back.append(texture)
+
+
+def _texture_slot(builder: _Builder, slot: int, texture: Texture) -> None:
     builder.set_memory(slot, texture.texels)
     builder.mip_offsets[slot] = list(texture.offsets)
     builder.set_meta(slot, kind=ResourceKind.TEXTURE, stride=16, width=texture.width, height=texture.height,
                      depth=texture.depth, mips=texture.mips)
-    if texture.source is not None:
-        builder.table.textures_back.append(texture)
 
 
 def _bind_sampler(builder: _Builder, slot: int, binding, where: str, value) -> None:

@@ -52,7 +52,7 @@ def texel_dtype(element: T.Type | None) -> np.dtype:
     return np.dtype(np.int32 if scalar.kind == "int" else np.uint32)
 
 
-@dataclass
+@dataclass(eq=False)
 class Texture:
     """One bound texture: the JIT's texels, their shape, and how to give writes back."""
 

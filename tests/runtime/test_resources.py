@@ -495,3 +495,16 @@ def test_matrices_in_cbuffers_and_structured_buffers(kernel_cache):
     expected[:, 0] += pairs[:, 0, 1]
     expected[:, 1] += pairs[:, 1, 0]
     assert np.allclose(dst, expected)
+
+
+def test_an_array_bound_twice_is_converted_once(kernel):
+    values = arguments(kernel)
+    shared = np.zeros((2, 2), np.float16)
+    values["arr"] = [shared, shared, np.zeros((2, 2), np.float32)]
+    table = bind(kernel.info, values)
+    first = kernel.info.slots["arr"]
+    assert table.pointers[first] == table.pointers[first + 1] != table.pointers[first + 2]
+    strided = np.zeros(16, np.uint32)[::2]
+    values["raw"] = strided
+    table = bind(kernel.info, values)
+    assert len([1 for target, _ in table.copies_back if target is strided]) == 0  # raw is read-only
