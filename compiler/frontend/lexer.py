@@ -138,7 +138,8 @@ class Lexer:
         t.lexer.lineno += len(t.value)
 
     def t_FLOAT_CONST(self, t):
-        r"((\d+\.\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+)[fFhHlL]?"
+        r"((\d+\.(?![xyzwrgba])\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+)[fFhHlL]?"
+        # '1.xx' is a swizzle of the integer 1, not '1.' followed by 'xx'.
         return t
 
     def t_INT_CONST(self, t):

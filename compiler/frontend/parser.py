@@ -145,9 +145,10 @@ class Parser:
 
     def p_parameter_list_opt(self, p):
         """parameter_list_opt : parameter_list
-                              | VOID
                               | empty"""
-        p[0] = p[1] if isinstance(p[1], list) else []
+        params = p[1] or []
+        only_void = len(params) == 1 and params[0].type_spec.name == "void" and not params[0].name
+        p[0] = [] if only_void else params  # f(void) takes no parameters
 
     def p_parameter_list(self, p):
         """parameter_list : parameter
@@ -160,6 +161,11 @@ class Parser:
         modifiers, type_spec = p[1]
         default = p[6] if len(p) == 7 else None
         p[0] = ast.Param(type_spec, p[2], p[3], modifiers, p[4], default, coord=self._coord(p, 2))
+
+    def p_parameter_unnamed(self, p):
+        """parameter : declaration_specifiers"""
+        modifiers, type_spec = p[1]  # a prototype may leave its parameters unnamed
+        p[0] = ast.Param(type_spec, "", [], modifiers, coord=type_spec.coord)
 
     def p_semantic_opt(self, p):
         """semantic_opt : COLON ID

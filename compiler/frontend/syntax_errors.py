@@ -70,7 +70,9 @@ class SyntaxErrors:
             # Like clang, point just past the token the ';' should follow.
             self.diagnostics.error(f"expected ';' before '{shown}'", self.coord_at(before))
         else:
-            self.diagnostics.error(f"{describe_expected(expected)} before '{shown}'", self.coord_at(tok.lexpos))
+            wanted = describe_expected(expected)
+            message = f"unexpected '{shown}'" if wanted == "unexpected" else f"{wanted} before '{shown}'"
+            self.diagnostics.error(message, self.coord_at(tok.lexpos))
         return self._repair(lr, tok, before, expected)
 
     def _repair(self, lr: yacc.LRParser, tok, before: int, expected: set[str]):

@@ -69,6 +69,17 @@ def test_suffix_h_and_swizzle_after_literal():
     assert lex("1.0h.xx") == [("FLOAT_CONST", "1.0h"), ("PERIOD", "."), ("ID", "xx")]
 
 
+@pytest.mark.parametrize("text", ["0.xxxx", "1.r", "2.xy"])
+def test_swizzle_of_an_integer_literal(text):
+    number, swizzle = text.split(".")
+    assert lex(text) == [("INT_CONST", number), ("PERIOD", "."), ("ID", swizzle)]
+
+
+@pytest.mark.parametrize("text", ["1.f", "1.h", "1.e3", "1.", "1.5"])
+def test_a_dot_not_followed_by_a_swizzle_letter_is_a_float(text):
+    assert lex(text) == [("FLOAT_CONST", text)]
+
+
 # ------------------------------------------------------------- identifiers
 
 def test_keywords_modifiers_and_identifiers():

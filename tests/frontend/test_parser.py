@@ -240,6 +240,15 @@ def test_overloads_default_arguments_and_prototypes(fe):
     assert g.params == []
 
 
+def test_unnamed_parameters_and_void_parameter_lists(fe):
+    unit = fe.parse("float g(float, in uint2);\nfloat h(void);\nvoid k(void x);\n")
+    g, h, k = unit.decls
+    assert [(p.name, p.type_spec.name, p.modifiers) for p in g.params] == [("", "float", []), ("", "uint2", ["in"])]
+    fe.assert_coord(g.params[1], 1, 19)
+    assert h.params == []
+    assert [(p.name, p.type_spec.name) for p in k.params] == [("x", "void")]  # sema rejects it
+
+
 def test_parameter_directions(fe):
     func = fe.decl("void f(in float a, out float b, inout float c, in out float d, float e, uniform float u) {}")
     assert [p.direction for p in func.params] == ["in", "out", "inout", "inout", "in", "in"]
@@ -533,6 +542,13 @@ def test_function_calls(fe):
     assert fe.expr("GroupMemoryBarrierWithGroupSync()").args == []
 
 
+def test_swizzle_of_literals(fe):
+    integer, floating = fe.body("0.xxxx;\n1.0.xy;")
+    assert (integer.expr.name, integer.expr.obj.value) == ("xxxx", 0)
+    assert (floating.expr.name, floating.expr.obj.value) == ("xy", 1.0)
+    fe.assert_coord(integer.expr, 2, 3)
+
+
 def test_literals(fe):
     b, i, u, h, f, d = fe.body("true;\n017;\n0x1Fu;\n1.0h;\n.5f;\n1e-3;")
     assert (type(b.expr), b.expr.value) == (ast.BoolLiteral, True)
@@ -614,6 +630,7 @@ def test_end_of_input(fe, text, error):
     ("RWTexture2D<float4 t;\n", (1, 20, "expected ',' or '>' before 't'")),
     ("int a; 5;\n", (1, 8, "expected a declaration before '5'")),
     ("void f() { int x = (1 + ); }\n", (1, 25, "expected expression before ')'")),
+    ("cbuffer C : 5 { float a; };\n", (1, 13, "unexpected '5'")),
 ])
 def test_error_messages(fe, text, error):
     assert fe.errors(text)[0] == ("test.hlsl", *error)
