@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from ...ir.core import Block, Inst
 from ...ir.ops import Op
 from ...passes.uniformity import LANE, _level_of
+from .isel_values import Val, element
 from .machine import Imm, SubReg, VReg
 
 
@@ -107,6 +108,23 @@ class ControlFlow:
                 if len(then.insts) == 1 and then.insts[0].op is Op.BR and then.insts[0].targets[0] is region.merge:
                     region.inverted = True  # nothing to do for the true side: run only the false one
                     self.skipped.add(then)
+        # What each block's prologue does, innermost region first.
+        self.merges_at: dict[Block, list[Region]] = {}
+        self.prologue_roles: dict[Block, list[tuple[str, Region]]] = {}
+        for region in by_size:
+            self.merges_at.setdefault(region.merge, []).append(region)
+            if not region.divergent:
+                continue
+            roles = self.prologue_roles
+            roles.setdefault(region.merge, []).append(("merge", region))
+            if region.kind == "loop" and not region.waterfall and region.cont is not None:
+                roles.setdefault(region.cont, []).append(("cont", region))
+            if region.kind == "if" and not region.inverted and self.else_block(region) is not None:
+                roles.setdefault(self.else_block(region), []).append(("else", region))
+            if region.kind == "switch":
+                for target in region.header.terminator.targets:
+                    if target is not region.merge:
+                        roles.setdefault(target, []).append(("case", region))
 
     def repair_uniformity(self) -> bool:
         """Phis where lanes of one wave may arrive by different edges are divergent.
@@ -235,13 +253,7 @@ class ControlFlow:
         return target
 
     def has_prologue(self, block: Block) -> bool:
-        for region in self.regions:
-            if not region.divergent:
-                continue
-            if block is region.merge or block is region.cont or block in region.case_masks or \
-                    (region.kind == "if" and block is self.else_block(region)):
-                return True
-        return False
+        return bool(self.prologue_roles.get(block))
 
     # -------------------------------------------------------------- prologues
     def begin_block(self, block: Block) -> None:
@@ -249,23 +261,18 @@ class ControlFlow:
         for phi in block.phis:
             if phi not in self.values and phi not in self.coalesced:
                 self.result(phi)
-        restores = []
-        for region in self.regions:
-            if region.merge is block:
-                restores.append(region)
-        restores.sort(key=lambda r: r.span[1] - r.span[0])
-        for region in restores:
-            self.restore(region)
-        for region in self.regions:
-            if region.kind == "loop" and region.cont is block and region.divergent and not region.waterfall:
-                if region.cont_mask is not None:
-                    self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.cont_mask], comment="continued lanes")
-                    self.emit(f"s_mov_{self.b}", [region.cont_mask], [Imm(0)])
-            if region.kind == "if" and region.divergent and not self.in_waterfall_test(region) \
-                    and block is self.else_block(region) and not region.inverted:
+        roles = self.prologue_roles.get(block, ())
+        for role, region in roles:
+            if role == "merge":
+                self.restore(region)
+        for role, region in roles:
+            if role == "cont" and region.cont_mask is not None:
+                self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.cont_mask], comment="continued lanes")
+                self.emit(f"s_mov_{self.b}", [region.cont_mask], [Imm(0)])
+            elif role == "else" and not self.in_waterfall_test(region):
                 self.emit(f"s_andn2_saveexec_{self.b}", [region.mask], [region.mask], comment="else")
-                self.branch(f"s_cbranch_execz", self.label(region.merge))
-            if region.kind == "switch" and region.divergent and block in region.case_masks:
+                self.branch("s_cbranch_execz", self.label(region.merge))
+            elif role == "case" and block in region.case_masks:
                 self.enter_case(region, block)
 
     def restore(self, region: Region) -> None:
@@ -280,7 +287,7 @@ class ControlFlow:
                 self.values[phi] = self.val(access)
             return
         if region.mask is not None:
-            self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.mask], comment=f"end of ^{region.header.name}")
+            self.emit(f"s_or_{self.b}", [self.exec], [self.exec, region.mask], comment=f"end {region.kind} ^{region.header.name}")
 
     def else_block(self, region: Region) -> Block | None:
         term = region.header.terminator
@@ -533,15 +540,11 @@ class ControlFlow:
             self.copy_value(phi, self.values[phi], value, source)
 
     def result_like(self, value: Inst):
-        from .isel import Val
-
         original = self.values[value]
         return Val([VReg(original.bank if not isinstance(p, VReg) else p.cls, self.width(p)) for p in original.parts],
                    original.bank, original.packed)
 
     def copy_value(self, phi: Inst, target, value: Inst, source=None) -> None:
-        from .isel import element
-
         if source is not None:
             parts = source.parts
         elif target.packed:

@@ -24,12 +24,9 @@ component is a sub-register, never a copy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ...diagnostics import UNKNOWN, Coord
 from ...frontend import hlsl_types as T
 from ...ir.core import Block, Inst, Module
-from ...ir.lower_values import constant_components
 from ...ir.ops import Op
 from ...ir.printer import Printer
 from ...passes.liveness import _register_banks as register_banks
@@ -38,6 +35,8 @@ from .control import ControlFlow
 from .isel_alu import AluSelection
 from .isel_memory import MemorySelection
 from .isel_wave import WaveSelection
+from .isel_values import (INLINE_FLOATS, Val, base_id, components, element, flat_constants, half_bits, is_packed,
+                          part_count, register_key)
 from .machine import Imm, Label, MBlock, MFunction, MInst, Special, SubReg, VReg
 
 
@@ -47,56 +46,6 @@ class SelectionError(Exception):
     def __init__(self, message: str, coord: Coord = UNKNOWN):
         super().__init__(message)
         self.shc_coord = coord
-
-
-@dataclass
-class Val:
-    """An IR value in machine operands: one per component, or per two packed 16-bit components."""
-
-    parts: list
-    bank: str  # "v" or "s"
-    packed: bool = False
-
-
-def element(t: T.Type) -> T.ScalarType:
-    while isinstance(t, T.ArrayType):
-        t = t.element
-    if isinstance(t, T.StructType):
-        return element(t.fields[0][1]) if t.fields else T.UINT
-    return t.element if isinstance(t, (T.VectorType, T.MatrixType)) else t
-
-
-def components(t: T.Type) -> int:
-    if isinstance(t, (T.ScalarType, T.VectorType, T.MatrixType)):
-        return t.components
-    if isinstance(t, T.ArrayType):
-        return components(t.element) * (t.size or 1)
-    if isinstance(t, T.StructType):
-        return sum(components(field_type) for _, field_type in t.fields)
-    return 0
-
-
-def type_class(scalar: T.ScalarType) -> str:
-    """``f32``, ``u16``, ``i64``, ``b`` (bool) ...: the suffix family the tables are keyed by."""
-    if scalar.kind == "bool":
-        return "b"
-    letter = {"float": "f", "int": "i", "uint": "u"}[scalar.kind]
-    return f"{letter}{scalar.bits}"
-
-
-def is_packed(t: T.Type, bank: str) -> bool:
-    return bank == "v" and isinstance(t, T.VectorType) and t.element.bits == 16
-
-
-def part_count(t: T.Type, bank: str) -> int:
-    count = components(t)
-    return (count + 1) // 2 if is_packed(t, bank) else count
-
-
-def flat_constants(value) -> list:
-    if isinstance(value, (list, tuple)):
-        return [item for entry in value for item in flat_constants(entry)]
-    return [value]
 
 
 class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
@@ -602,36 +551,10 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         self.mf.targets = {renames[name] for name in targets if name in renames}
 
 
-def register_key(operand):
-    """What identifies an operand's register(s) (or an immediate's value) for caching copies."""
-    if isinstance(operand, SubReg):
-        return ("sub", id(operand.base), operand.index, operand.count)
-    if isinstance(operand, VReg):
-        return ("reg", id(operand))
-    if isinstance(operand, Imm):
-        return ("imm", repr(operand.value))
-    return ("other", repr(operand))
-
-
-def base_id(operand):
-    if isinstance(operand, SubReg):
-        return id(operand.base)
-    return id(operand) if isinstance(operand, VReg) else None
-
-
 _TUPLE_FRIENDLY = frozenset({
     Op.ADD, Op.SUB, Op.MUL, Op.MIN, Op.MAX, Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR, Op.FMA, Op.NEG, Op.ABS,
     Op.MATH, Op.SELECT, Op.CONVERT, Op.PHI, Op.DIV, Op.DPP16, Op.DPP8,
 })
-
-INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
-
-
-def half_bits(value: float) -> int:
-    import struct
-
-    return struct.unpack("<H", struct.pack("<e", value))[0]
-
 
 def select(module: Module) -> MFunction:
     """The module's kernel as RDNA2 machine IR over virtual registers."""

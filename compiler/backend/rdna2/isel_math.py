@@ -15,6 +15,7 @@ import math
 from ...ir.core import Inst
 from ...ir.ops import Op
 from .isel_tables import SALU_BITS, VALU_BITS, VALU_MATH
+from .isel_values import element, is_packed, type_class
 from .machine import Imm
 
 LOG2_E = 1.4426950408889634
@@ -33,8 +34,6 @@ class MathSelection:
     """Mixin for ``Selector``: math functions, bit functions, division."""
 
     def select_math(self, inst: Inst) -> None:
-        from .isel import element, type_class
-
         fn = inst.attrs["fn"]
         scalar = element(inst.operands[0].type if fn in ("isnan", "isinf", "isfinite", "sign") else inst.type)
         tc = type_class(scalar)
@@ -227,8 +226,6 @@ class MathSelection:
 
     # ------------------------------------------------------------------ bits
     def select_bits(self, inst: Inst) -> None:
-        from .isel import element
-
         fn = inst.attrs["fn"]
         signed = element(inst.operands[0].type).kind == "int"
         out = self.result(inst)
@@ -261,8 +258,6 @@ class MathSelection:
 
     # -------------------------------------------------------------- division
     def select_divide(self, inst: Inst) -> None:
-        from .isel import element, is_packed, type_class
-
         scalar = element(inst.type)
         tc = type_class(scalar)
         numerator, denominator = inst.operands

@@ -19,9 +19,10 @@ from ...frontend import hlsl_types as T
 from ...ir.core import Binding, Inst
 from ...ir.lower_globals import tight_size
 from ...ir.ops import Op
-from .isel_tables import (BUFFER_ATOMIC, DWORDS, IMAGE_DIM, LDS_ATOMIC, LDS_BITS, RESINFO_FIELDS,
-                          SMEM_DWORDS)
-from .machine import Imm, MInst, Special, SubReg, VReg
+from .isel_tables import BUFFER_ATOMIC, DWORDS, LDS_ATOMIC, LDS_BITS, SMEM_DWORDS
+from .isel_values import components, element, is_packed
+from .isel_image import ImageSelection, is_texture
+from .machine import Imm, MInst, Special, VReg
 
 SLOT_BYTES = 32
 _LDS_ADDRESS_USERS = {Op.LDS_LOAD: 0, Op.LDS_STORE: 0, Op.LDS_ATOMIC: 0}
@@ -37,34 +38,15 @@ class Text:
         return self.name
 
 
-class NsaInst(MInst):
-    """An image instruction whose address VGPRs are not consecutive (gfx10 NSA): ``[v1, v4, v2]``."""
-
-    nsa_start: int = 0
-    nsa_count: int = 0
-
-    def format(self) -> str:
-        operands = [op.format() for op in self.defs]
-        uses = [op.format() for op in self.uses]
-        start, count = self.nsa_start, self.nsa_count
-        uses[start:start + count] = ["[" + ", ".join(uses[start:start + count]) + "]"]
-        text = f"{self.mnemonic} {', '.join(operands + uses)}"
-        return text + (" " + self.modifiers if self.modifiers else "")
-
-
 def resource_kind(binding: Binding) -> str:
     return binding.kind
-
-
-def is_texture(binding: Binding) -> bool:
-    return binding.kind in T.RESOURCE_KINDS and T.RESOURCE_KINDS[binding.kind][2]
 
 
 def descriptor_dwords(binding: Binding) -> int:
     return 8 if is_texture(binding) else 4
 
 
-class MemorySelection:
+class MemorySelection(ImageSelection):
     """Mixin for ``Selector``: the memory handlers named in ``Selector.HANDLERS``."""
 
     # ------------------------------------------------------------------ ABI
@@ -137,8 +119,6 @@ class MemorySelection:
     # ---------------------------------------------------------- words in memory
     def loaded_value(self, inst: Inst, regs: list, bank: str) -> None:
         """Define ``inst`` from loaded dword registers (bools become lane masks)."""
-        from .isel import element, is_packed
-
         scalar = element(inst.type)
         if scalar.kind == "bool":
             masks = []
@@ -156,8 +136,6 @@ class MemorySelection:
 
     def stored_words(self, value: Inst) -> list:
         """The dwords that store ``value`` (bool masks become 0/1; 16-bit vectors stay packed)."""
-        from .isel import element, is_packed
-
         scalar = element(value.type)
         if scalar.kind == "bool":
             words = []
@@ -173,15 +151,11 @@ class MemorySelection:
         return list(self.val(value).parts)
 
     def dword_count(self, t: T.Type) -> int:
-        from .isel import element
-
         if element(t).kind == "bool":
-            return len([None for _ in range(_components(t))])
+            return len([None for _ in range(components(t))])
         return (tight_size(t) + 3) // 4
 
     def check_layout(self, t: T.Type) -> None:
-        from .isel import element
-
         if isinstance(t, (T.StructType, T.ArrayType)):
             sizes = set()
             _scalar_sizes(t, sizes)
@@ -200,7 +174,7 @@ class MemorySelection:
         self.folded: set[Inst] = set()
         candidates = []
         for inst in self.function.instructions():
-            if inst.op is Op.ADD and _components(inst.type) == 1 and _constant_operand(inst) is not None:
+            if inst.op is Op.ADD and components(inst.type) == 1 and _constant_operand(inst) is not None:
                 candidates.append(inst)
         for inst in reversed(candidates):
             users = self.users.get(inst, [])
@@ -286,8 +260,6 @@ class MemorySelection:
         return chunks
 
     def select_lds_atomic(self, inst: Inst) -> None:
-        from .isel import element
-
         fn = inst.attrs["fn"]
         scalar = element(inst.type)
         base, offset = self.address(inst.operands[0])
@@ -391,14 +363,12 @@ class MemorySelection:
 
     def unskew(self, inst: Inst, regs: list, skew: int, bank: str) -> list:
         """16-bit members start mid-dword: shift each component down to bit 0."""
-        from .isel import element, is_packed
-
         scalar = element(inst.type)
         if scalar.bits != 16:
             return regs
         if is_packed(inst.type, bank) and skew == 0:
             return regs
-        count = _components(inst.type)
+        count = components(inst.type)
         parts = []
         for k in range(count):
             byte = skew + 2 * k
@@ -489,8 +459,6 @@ class MemorySelection:
             self.emit(name, [], [data, vaddr, descriptor, Imm(0)], f"{mode}{_offset(offset + 4 * start, ' ')}")
 
     def select_buffer_atomic(self, inst: Inst) -> None:
-        from .isel import element
-
         binding = self.binding_of(inst)
         array_index, rest = self.split_index(inst, binding)
         index, values = rest[0], rest[1:]
@@ -522,128 +490,6 @@ class MemorySelection:
             self.emit(name, [], [data, vaddr, descriptor, Imm(0)], f"{mode}{offset}")
         self.define(inst, [result], "v")
 
-    # -------------------------------------------------------------- images
-    def image_address(self, parts: list) -> tuple[list, bool]:
-        """Address VGPRs, and whether they need the NSA form (not one consecutive tuple)."""
-        regs = [self.to_vgpr(part) for part in parts]
-        if len(regs) == 1:
-            return regs, False
-        first = regs[0]
-        contiguous = isinstance(first, SubReg) and all(
-            isinstance(r, SubReg) and r.base is first.base and r.index == first.index + k and r.count == 1
-            for k, r in enumerate(regs))
-        if contiguous:
-            whole = first.base if first.index == 0 and len(regs) == first.base.size else \
-                SubReg(first.base, first.index, len(regs))
-            return [whole], False
-        return regs, True
-
-    def image(self, mnemonic: str, defs: list, address: list, rest: list, modifiers: str, data: list = ()):
-        regs, nsa = self.image_address(address)
-        uses = [*data, *regs, *rest]
-        if nsa:
-            inst = NsaInst(mnemonic, list(defs), uses, modifiers, self.coord)
-            inst.nsa_start, inst.nsa_count = len(data), len(regs)
-            return self.append(inst)
-        return self.emit(mnemonic, defs, uses, modifiers)
-
-    def image_result(self, inst: Inst) -> tuple[VReg, int, str]:
-        from .isel import element
-
-        count = _components(inst.type)
-        d16 = element(inst.type).bits == 16
-        dwords = (count + 1) // 2 if d16 else count
-        return self.fresh_tuple(dwords, self.name(inst)), (1 << count) - 1, " d16" if d16 else ""
-
-    def select_texture_load(self, inst: Inst) -> None:
-        binding = self.binding_of(inst)
-        array_index, (coordinate,) = self.split_index(inst, binding)
-        descriptor = self.descriptor(binding, array_index)
-        coords = self.comps(coordinate)
-        mnemonic = "image_load"
-        if not T.RESOURCE_KINDS[binding.kind][0]:  # read-only: the mip level is the last coordinate
-            mip = coords.pop()
-            if not (isinstance(mip, Imm) and mip.value == 0):
-                coords.append(mip)
-                mnemonic = "image_load_mip"
-        reg, dmask, d16 = self.image_result(inst)
-        self.image(mnemonic, [reg], coords, [descriptor],
-                   f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm{d16}{self.coherent(binding)}")
-        self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
-
-    def select_texture_store(self, inst: Inst) -> None:
-        binding = self.binding_of(inst)
-        array_index, (coordinate, value) = self.split_index(inst, binding)
-        descriptor = self.descriptor(binding, array_index)
-        from .isel import element
-
-        d16 = " d16" if element(value.type).bits == 16 else ""
-        data = self.tuple_of(self.stored_words(value), self.name(value))
-        dmask = (1 << _components(value.type)) - 1
-        self.image("image_store", [], self.comps(coordinate), [descriptor],
-                   f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm{d16}{self.coherent(binding)}", [data])
-
-    def select_texture_sample(self, inst: Inst) -> None:
-        binding = self.binding_of(inst)
-        sampler = self.binding_by_name[inst.attrs["sampler"]]
-        operands = list(inst.operands)
-        texture_index = operands.pop(0) if binding.count != 1 else None
-        sampler_index = operands.pop(0) if sampler.count != 1 else None
-        uv, lod = operands
-        descriptor = self.descriptor(binding, texture_index)
-        sampler_descriptor = self.descriptor(sampler, sampler_index)
-        address = self.comps(uv)
-        lod_part = self.component(lod, 0)
-        mnemonic = "image_sample_lz"
-        if not (isinstance(lod_part, Imm) and lod_part.value == 0):
-            mnemonic = "image_sample_l"
-            address.append(lod_part)
-        offset = inst.attrs.get("offset")
-        if offset:
-            packed = sum((int(v) & 0x3F) << (8 * k) for k, v in enumerate(offset))
-            address.insert(0, Imm(packed))
-            mnemonic += "_o"
-        reg, dmask, d16 = self.image_result(inst)
-        self.image(mnemonic, [reg], address, [descriptor, sampler_descriptor],
-                   f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]}{d16}")
-        self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
-
-    def select_resource_info(self, inst: Inst) -> None:
-        binding = self.binding_of(inst)
-        operands = list(inst.operands)
-        array_index = operands.pop(0) if binding.count != 1 else None
-        descriptor = self.descriptor(binding, array_index)
-        fields = inst.attrs["fields"]
-        key = (binding.name, id(self.block), tuple(id(op) for op in inst.operands))
-        cached = self.resinfo_cache.get(key) if is_texture(binding) else None
-        if cached is not None and not self.fresh_block:
-            self.define(inst, cached.parts, cached.bank)
-            return
-        if not is_texture(binding):
-            parts = []
-            for name in fields:
-                if name in ("count", "bytes"):
-                    parts.append(descriptor.part(2))
-                else:
-                    stride = self.vreg("s")
-                    self.salu("s_bfe_u32", [stride], [descriptor.part(1), Imm(0xE0010)])
-                    parts.append(stride)
-            value = self.define(inst, parts, "s")
-            if self.bank(inst) == "v":
-                self.define(inst, [self.to_vgpr(p) for p in parts], "v")
-            return
-        dmask = 0
-        for name in fields:
-            dmask |= 1 << RESINFO_FIELDS[name]
-        order = sorted(RESINFO_FIELDS[name] for name in fields)
-        reg = self.fresh_tuple(len(order), self.name(inst))
-        mip = self.component(operands[0], 0) if operands else Imm(0)
-        self.image("image_get_resinfo", [reg], [mip], [descriptor],
-                   f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm")
-        regs = self.tuple_parts(reg, len(order))
-        value = self.define(inst, [regs[order.index(RESINFO_FIELDS[name])] for name in fields], "v")
-        self.resinfo_cache[key] = value
-
     # ------------------------------------------------------------- barriers
     def select_barrier(self, inst: Inst) -> None:
         """Group scope: LDS traffic done (the wait pass adds ``s_waitcnt lgkmcnt(0)``), then ``s_barrier``.
@@ -666,12 +512,6 @@ class MemorySelection:
 
 def _offset(value: int, lead: str = "") -> str:
     return f"{lead}offset:{value}" if value else ""
-
-
-def _components(t: T.Type) -> int:
-    from .isel import components
-
-    return components(t)
 
 
 def _scalar_sizes(t: T.Type, sizes: set) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ...frontend import hlsl_types as T
 from ...ir.core import Inst
 from ...ir.ops import Op
-from .isel_tables import VALU_BINARY
+from .isel_values import components, element
 from .machine import Imm, MInst
 
 _NO_DPP_FORM = ("v_mul_lo_u32", "v_mul_hi_u32")
@@ -45,11 +45,12 @@ def swizzle_text(offset: int) -> str:
     if and_mask == 0x1F and or_mask == 0 and xor_mask and (xor_mask + 1) & xor_mask == 0:
         return f"swizzle(REVERSE,{xor_mask + 1})"
     bits = []
-    for bit in range(4, -1, -1):
-        if and_mask >> bit & 1:
-            bits.append("i" if xor_mask >> bit & 1 else "p")
+    for bit in range(4, -1, -1):  # each lane-id bit of ((lane & and) | or) ^ xor
+        a, o, x = and_mask >> bit & 1, or_mask >> bit & 1, xor_mask >> bit & 1
+        if o or not a:  # a constant bit: 1 ^ xor when or sets it, else the xor bit itself
+            bits.append(str((1 ^ x) if o else x))
         else:
-            bits.append("1" if or_mask >> bit & 1 else "0")
+            bits.append("i" if x else "p")
     return f'swizzle(BITMASK_PERM,"{"".join(bits)}")'
 
 
@@ -95,8 +96,6 @@ class WaveSelection:
             self.fail(f"the thread input '{which}'")
 
     def component_count(self, inst: Inst) -> int:
-        from .isel import components
-
         return components(inst.type)
 
     def flat_thread_index(self):
@@ -298,6 +297,4 @@ class WaveSelection:
 
 
 def _element_bits(inst: Inst) -> int:
-    from .isel import element
-
     return element(inst.type).bits

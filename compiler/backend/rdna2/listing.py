@@ -10,15 +10,13 @@ same figures as numbers. With ``source=True`` each HLSL line appears as a commen
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from ...diagnostics import SourceCache, display_path
 from ...ir.core import Module
 from ....runtime import device
 from .isel import Selector
-from .isel_memory import is_texture
-from .machine import MFunction, MInst, VReg
+from .machine import MFunction, MInst
 from .regalloc import Allocation, allocate
 from .waitcnt import insert_waitcnts
 

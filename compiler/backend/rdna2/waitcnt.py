@@ -31,26 +31,41 @@ LGKM_MAX = 63
 
 @dataclass
 class State:
-    vm: dict = field(default_factory=dict)  # register -> VMEM reads issued after its load
-    lgkm: dict = field(default_factory=dict)  # register -> LDS/SMEM ops issued after its load
+    """Outstanding loads per counter: register -> issue number (``issued`` so far), so a
+    register's position in its queue is ``issued - 1 - number`` (same-class ops issued since)."""
+
+    vm: dict = field(default_factory=dict)
+    vm_issued: int = 0
+    lgkm: dict = field(default_factory=dict)
+    lgkm_issued: int = 0
     smem: bool = False  # an SMEM read is outstanding
     lds: bool = False  # an LDS access (read or write) is outstanding
     vs: bool = False  # a VMEM write is outstanding
 
     def copy(self) -> State:
-        return State(dict(self.vm), dict(self.lgkm), self.smem, self.lds, self.vs)
+        return State(dict(self.vm), self.vm_issued, dict(self.lgkm), self.lgkm_issued, self.smem, self.lds, self.vs)
+
+    def ages(self, which: str) -> dict:
+        table, issued = (self.vm, self.vm_issued) if which == "vm" else (self.lgkm, self.lgkm_issued)
+        return {reg: issued - 1 - number for reg, number in table.items()}
 
     def merge(self, other: State) -> State:
-        vm = dict(self.vm)
-        for reg, age in other.vm.items():
-            vm[reg] = min(age, vm.get(reg, age))
-        lgkm = dict(self.lgkm)
-        for reg, age in other.lgkm.items():
-            lgkm[reg] = min(age, lgkm.get(reg, age))
-        return State(vm, lgkm, self.smem or other.smem, self.lds or other.lds, self.vs or other.vs)
+        merged = State(smem=self.smem or other.smem, lds=self.lds or other.lds, vs=self.vs or other.vs)
+        for which in ("vm", "lgkm"):
+            ages = self.ages(which)
+            for reg, age in other.ages(which).items():
+                ages[reg] = min(age, ages.get(reg, age))
+            issued = max(ages.values(), default=-1) + 1
+            table = {reg: issued - 1 - age for reg, age in ages.items()}
+            if which == "vm":
+                merged.vm, merged.vm_issued = table, issued
+            else:
+                merged.lgkm, merged.lgkm_issued = table, issued
+        return merged
 
     def key(self):
-        return (tuple(sorted(self.vm.items())), tuple(sorted(self.lgkm.items())), self.smem, self.lds, self.vs)
+        return (tuple(sorted(self.ages("vm").items())), tuple(sorted(self.ages("lgkm").items())),
+                self.smem, self.lds, self.vs)
 
 
 def kind(inst: MInst) -> str | None:
@@ -82,6 +97,8 @@ def registers(operands) -> list:
 
 
 def insert_waitcnts(function: MFunction) -> None:
+    global _REGS
+    _REGS = {}
     succ = successors(function)
     preds: dict[MBlock, list[MBlock]] = {block: [] for block in function.blocks}
     for block, targets in succ.items():
@@ -110,10 +127,27 @@ def entry_state(block: MBlock, preds, out_states) -> State:
     return state
 
 
+_REGS: dict = {}
+
+
+def operand_registers(inst: MInst) -> list:
+    regs = _REGS.get(id(inst))
+    if regs is None:
+        regs = _REGS[id(inst)] = registers(inst.uses) + registers(inst.defs)
+    return regs
+
+
 def walk(block: MBlock, state: State, insert: bool) -> State:
     state = state.copy()
     result = []
     for inst in block.insts:
+        if not (state.vm or state.lgkm or state.lds or state.smem or state.vs):
+            if inst.mnemonic in ("s_waitcnt", "s_waitcnt_vscnt"):
+                continue  # nothing outstanding: an explicit wait has nothing to wait for
+            if kind(inst) is not None:
+                issue(state, inst)
+            result.append(inst)
+            continue
         if inst.mnemonic == "s_waitcnt":
             vm, lgkm = parse_wait(inst.modifiers)
             if needed(state, vm, lgkm):
@@ -140,32 +174,34 @@ def walk(block: MBlock, state: State, insert: bool) -> State:
 
 def required(state: State, inst: MInst) -> tuple[int | None, int | None]:
     vm = lgkm = None
-    for reg in registers(inst.uses) + registers(inst.defs):
-        if reg in state.vm:
-            age = state.vm[reg]
+    if not state.vm and not state.lgkm:
+        return None, None
+    for reg in operand_registers(inst):
+        number = state.vm.get(reg)
+        if number is not None:
+            age = state.vm_issued - 1 - number
             vm = age if vm is None else min(vm, age)
-        if reg in state.lgkm:
-            age = 0 if state.smem else state.lgkm[reg]
+        number = state.lgkm.get(reg)
+        if number is not None:
+            age = 0 if state.smem else state.lgkm_issued - 1 - number
             lgkm = age if lgkm is None else min(lgkm, age)
     return (None if vm is None else min(vm, VM_MAX)), (None if lgkm is None else min(lgkm, LGKM_MAX))
 
 
 def needed(state: State, vm: int | None, lgkm: int | None) -> bool:
-    if vm is not None and state.vm and any(age >= vm for age in state.vm.values()):
+    if vm is not None and any(state.vm_issued - 1 - number >= vm for number in state.vm.values()):
         return True
-    if lgkm is not None and (state.lds or state.smem):
-        return True
-    return False
+    return lgkm is not None and (state.lds or state.smem)
 
 
 def apply_wait(state: State, vm: int | None, lgkm: int | None) -> None:
     if vm is not None:
-        state.vm = {reg: age for reg, age in state.vm.items() if age < vm}
+        state.vm = {reg: number for reg, number in state.vm.items() if state.vm_issued - 1 - number < vm}
     if lgkm is not None:
         if lgkm == 0:
             state.lgkm, state.smem, state.lds = {}, False, False
         else:
-            state.lgkm = {reg: age for reg, age in state.lgkm.items() if age < lgkm}
+            state.lgkm = {reg: n for reg, n in state.lgkm.items() if state.lgkm_issued - 1 - n < lgkm}
 
 
 def issue(state: State, inst: MInst) -> None:
@@ -175,15 +211,17 @@ def issue(state: State, inst: MInst) -> None:
     if counter == "vs":
         state.vs = True
         return
-    written = registers(inst.defs)
+    written = _REGS.get(("defs", id(inst)))
+    if written is None:
+        written = _REGS[("defs", id(inst))] = registers(inst.defs)
     if counter == "vm":
-        state.vm = {reg: age + 1 for reg, age in state.vm.items()}
         for reg in written:
-            state.vm[reg] = 0
+            state.vm[reg] = state.vm_issued
+        state.vm_issued += 1
         return
-    state.lgkm = {reg: age + 1 for reg, age in state.lgkm.items()}
     for reg in written:
-        state.lgkm[reg] = 0
+        state.lgkm[reg] = state.lgkm_issued
+    state.lgkm_issued += 1
     if counter == "smem":
         state.smem = True
     else:
