@@ -1,0 +1,325 @@
+"""Instruction selection: tables, legalisation, expansions, and the allocated code's soundness."""
+
+from __future__ import annotations
+
+import glob
+import random
+import textwrap
+
+import pytest
+
+from shc.compiler.backend.rdna2 import isel_tables as tables
+from shc.compiler.backend.rdna2.isel import select
+from shc.compiler.backend.rdna2.isel_wave import swizzle_text
+from shc.compiler.backend.rdna2.listing import instruction_class, render_listing
+from shc.compiler.backend.rdna2.machine import MInst, SubReg, VReg
+from shc.compiler.backend.rdna2.regalloc import allocate, successors
+from shc.compiler.diagnostics import Diagnostics
+from shc.compiler.ir.ops import Op
+from shc.compiler.pipeline import Options, compile_file, compile_source
+
+
+def module_of(text: str, wave: int = 32):
+    return compile_source(textwrap.dedent(text), "test.hlsl", Options(wave_size=wave, verify=True), Diagnostics())
+
+
+def mnemonics(text: str, wave: int = 32) -> list[str]:
+    function = select(module_of(text, wave))
+    allocate(function)
+    return [inst.format() for inst in function.instructions() if inst.mnemonic != "implicit_def"]
+
+
+def kernel(body: str, declarations: str = "") -> str:
+    return f"""
+        RWStructuredBuffer<float4> fout : register(u0);
+        RWStructuredBuffer<uint4> uout : register(u1);
+        StructuredBuffer<float4> fin : register(t0);
+        StructuredBuffer<uint4> uin : register(t1);
+        cbuffer C : register(b0) {{ float4 cf; uint4 cu; }};
+        {declarations}
+        [numthreads(64, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {{
+            float4 f = fin[tid];
+            uint4 u = uin[tid];
+            {body}
+        }}
+    """
+
+
+# -- the tables ---------------------------------------------------------------------------
+
+def test_tables_follow_the_rdna2_spelling():
+    for (op, tc), name in tables.VALU_BINARY.items():
+        assert name.startswith("v_"), name
+        if tc in ("u32", "i32") and op in (Op.ADD, Op.SUB):
+            assert name.endswith("_nc_u32")  # gfx10 spells carry-less adds this way
+    for name in tables.SALU_BINARY.values():
+        assert name.startswith("s_")
+    assert tables.VALU_BINARY[(Op.SHL, "u32")] in tables.REVERSED_OPERANDS
+    assert tables.FLOAT_CONDITION[Op.NE] == "neq" and tables.SALU_CONDITION[Op.NE] == "lg"
+
+
+def test_swizzle_offsets_print_as_llvm_prints_them():
+    # Spellings read off llvmlite's LLVM for ds.swizzle with these offsets.
+    assert swizzle_text(32799) == "swizzle(QUAD_PERM,3,3,1,0)"
+    assert swizzle_text(1055) == "swizzle(SWAP,1)"
+    assert swizzle_text(227) == 'swizzle(BITMASK_PERM,"00111")'
+    assert swizzle_text(15391) == "swizzle(REVERSE,16)"
+
+
+def test_instruction_classes():
+    assert instruction_class(MInst("v_add_f32_dpp")) == "DPP"
+    assert instruction_class(MInst("v_mov_b32_dpp", modifiers="dpp8:[1,0,3,2,5,4,7,6]")) == "DPP"
+    assert instruction_class(MInst("v_mov_b32")) == "VALU"
+    assert instruction_class(MInst("s_buffer_load_dword")) == "SMEM"
+    assert instruction_class(MInst("s_cbranch_execz")) == "branch"
+    assert instruction_class(MInst("ds_bpermute_b32")) == "LDS"
+    assert instruction_class(MInst("image_sample_lz")) == "VMEM"
+    assert instruction_class(MInst("s_and_saveexec_b32")) == "SALU"
+
+
+# -- selection ----------------------------------------------------------------------------
+
+def test_uniform_integers_use_the_scalar_unit_and_uniform_floats_the_vector_unit_with_sgprs():
+    code = mnemonics(kernel("uout[tid] = uint4(cu.x * cu.y + 3, 0, 0, 0); fout[tid] = cf * cf.y;"))
+    assert any(line.startswith("s_mul_i32 ") for line in code)
+    assert any(line.startswith("s_add_u32 ") for line in code)
+    assert any(line.startswith("v_mul_f32 ") and ", s" in line for line in code)
+
+
+def test_constant_bus_allows_two_scalar_sources():
+    code = mnemonics(kernel("fout[tid] = mad(cf.x, cf.y, cf.z);"))
+    fma = [line for line in code if line.startswith("v_fma_f32")]
+    assert fma and sum(part.strip().startswith("s") for part in fma[0].split(",")[1:]) <= 2
+
+
+def test_multiplying_and_dividing_by_powers_of_two_are_shifts():
+    code = mnemonics(kernel("uout[tid] = uint4(u.x * 8, u.y / 16, u.z % 4, u.w / 7);"))
+    assert "v_lshlrev_b32" in " ".join(code) and "v_lshrrev_b32" in " ".join(code)
+    assert any(line.startswith("v_and_b32") and ", 3," in line for line in code)
+    assert any(line.startswith("v_mul_hi_u32") for line in code)  # divide by 7: magic multiply
+
+
+@pytest.mark.parametrize("divisor", [3, 5, 6, 7, 10, 12, 25, 100, 641, 1000, 65537, 0x7FFFFFFF])
+def test_magic_division_is_exact(divisor):
+    """The constants divide_by_constant picks give the exact quotient for every 32-bit n."""
+    import math
+
+    s = math.ceil(math.log2(divisor))
+    magic = (1 << (32 + s)) // divisor + 1
+    numbers = [0, 1, divisor - 1, divisor, divisor + 1, 0xFFFFFFFF, 0xFFFFFFFE, 0x80000000]
+    numbers += random.Random(divisor).sample(range(1 << 32), 2000)
+    for n in numbers:
+        if magic < (1 << 32):
+            q = (n * magic >> 32) >> s
+        else:
+            high = n * (magic - (1 << 32)) >> 32
+            q = (((n - high) >> 1) + high) >> (s - 1)
+        assert q == n // divisor, (n, divisor)
+
+
+def test_variable_division_uses_the_reciprocal_sequence():
+    code = " ".join(mnemonics(kernel("uout[tid] = u / u.yzwx;")))
+    assert "v_rcp_iflag_f32" in code and "v_mul_hi_u32" in code and "v_cvt_u32_f32" in code
+
+
+def test_packed_half_math_uses_v_pk_forms():
+    code = " ".join(mnemonics(kernel("half4 h = half4(f); h = h * h + h; fout[tid] = float4(h);")))
+    assert "v_pk_mul_f16" in code and "v_pk_add_f16" in code
+    assert "v_cvt_pkrtz_f16_f32" in code and "v_cvt_f32_f16" in code
+
+
+def test_half_fma_is_v_pk_fma_f16():
+    code = " ".join(mnemonics(kernel("half2 h = half2(f.xy); fout[tid] = float4(mad(h, h, h), 0, 0);")))
+    assert "v_pk_fma_f16" in code
+
+
+def test_math_functions_use_the_hardware_units():
+    code = " ".join(mnemonics(kernel(
+        "fout[tid] = float4(sqrt(f.x) + rsqrt(f.y), exp2(f.z) + log2(f.w), frac(f.x) + floor(f.y), "
+        "sin(f.z) + saturate(f.w));")))
+    for name in ("v_sqrt_f32", "v_rsq_f32", "v_exp_f32", "v_log_f32", "v_fract_f32", "v_floor_f32", "v_sin_f32"):
+        assert name in code
+    assert "clamp" in code
+
+
+def test_bit_functions():
+    code = " ".join(mnemonics(kernel(
+        "uout[tid] = uint4(countbits(u.x), firstbitlow(u.y), firstbithigh(u.z), reversebits(u.w));")))
+    for name in ("v_bcnt_u32_b32", "v_ffbl_b32", "v_ffbh_u32", "v_bfrev_b32"):
+        assert name in code
+
+
+def test_selects_and_comparisons():
+    code = mnemonics(kernel("fout[tid] = f.x < f.y ? f : f.wzyx; uout[tid] = u.x != 3 ? u : 7;"))
+    assert any(line.startswith("v_cmp_gt_f32 ") or line.startswith("v_cmp_lt_f32 ") for line in code)
+    assert any(line.startswith("v_cmp_ne_u32 ") for line in code)
+    assert sum(line.startswith("v_cndmask_b32 ") for line in code) == 8
+
+
+def test_uniform_select_is_s_cselect_after_s_cmp():
+    code = mnemonics(kernel("uout[tid] = uint4(cu.x > 4 ? cu.y : cu.z, 0, 0, 0);"))
+    index = next(k for k, line in enumerate(code) if line.startswith("s_cselect_b32"))
+    assert code[index - 1].startswith("s_cmp_gt_u32")
+
+
+def test_conversions():
+    code = " ".join(mnemonics(kernel("fout[tid] = float4(u) + float4(int4(f)); uout[tid] = uint4(f);")))
+    for name in ("v_cvt_f32_u32", "v_cvt_i32_f32", "v_cvt_f32_i32", "v_cvt_u32_f32"):
+        assert name in code
+
+
+def test_dpp_on_an_op_without_a_dpp_encoding_moves_first():
+    code = mnemonics("""
+        RWStructuredBuffer<uint> buf : register(u0);
+        [numthreads(64, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {
+            uint v = buf[tid];
+            buf[tid] = WaveActiveProduct(v);
+        }
+    """)
+    assert any(line.startswith("v_mov_b32_dpp ") for line in code)
+    assert not any(line.startswith("v_mul_lo_u32_dpp") for line in code)
+
+
+def test_dpp8_and_row_xmask_shuffles():
+    code = " ".join(mnemonics("""
+        RWStructuredBuffer<float> buf : register(u0);
+        [numthreads(64, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {
+            float v = buf[tid];
+            buf[tid] = WaveShuffleXor(v, 5) + WaveShuffleXor(v, 9) + WaveShuffleXor(v, 16);
+        }
+    """))
+    assert "dpp8:[5,4,7,6,1,0,3,2]" in code and "row_xmask:9" in code and "v_permlanex16_b32" in code
+
+
+def test_wave64_cross_half_shuffle_goes_through_lds():
+    result = render_listing(module_of("""
+        RWStructuredBuffer<float> buf : register(u0);
+        [numthreads(64, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {
+            float v = buf[tid];
+            buf[tid] = WaveShuffleXor(v, 32);
+        }
+    """, wave=64))
+    assert "ds_write_b32" in result.text and "ds_read_b32" in result.text
+    assert result.lds_bytes == 256 and "for lane exchanges" in result.text
+
+
+def test_lds_address_additions_fold_into_offsets_and_are_not_emitted():
+    code = mnemonics("""
+        groupshared float a[64];
+        groupshared float b[64];
+        RWStructuredBuffer<float> o : register(u0);
+        [numthreads(64, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {
+            a[tid] = 1.0; b[tid] = 2.0;
+            GroupMemoryBarrierWithGroupSync();
+            o[tid] = a[tid] + b[(tid + 3) & 63];
+        }
+    """)
+    writes = [line for line in code if line.startswith("ds_write_b32")]
+    assert writes[0].endswith(", v2") or "offset" not in writes[0]
+    assert any(line.endswith("offset:256") for line in writes)
+    assert not any(line.startswith("v_add_nc_u32") and ", 0x100," in line for line in code)
+
+
+def test_cbuffer_loads_are_scalar_and_sized_to_the_member():
+    code = mnemonics(kernel("fout[tid] = cf; uout[tid] = cu.xyzz;"))
+    assert any(line.startswith("s_buffer_load_dwordx4 ") and line.endswith(", 0x0") for line in code)
+    assert any(line.startswith("s_buffer_load_dwordx4 ") and line.endswith(", 0x10") for line in code)
+
+
+def test_scalar_loads_from_read_only_buffers_at_uniform_indices():
+    code = mnemonics(kernel("fout[tid] = fin[cu.x];"))
+    assert any(line.startswith("s_buffer_load_dwordx4 ") for line in code)
+
+
+# -- allocation soundness -----------------------------------------------------------------
+
+def physical(operand) -> list:
+    if isinstance(operand, VReg) and operand.phys is not None:
+        return [(operand.cls, operand.phys + k) for k in range(operand.size)]
+    if isinstance(operand, SubReg) and operand.base.phys is not None:
+        first = operand.base.phys + operand.index
+        return [(operand.cls, first + k) for k in range(operand.count)]
+    return []
+
+
+def base(operand):
+    return operand.base if isinstance(operand, SubReg) else operand
+
+
+def check_no_live_value_is_overwritten(function) -> None:
+    """Virtual-register liveness over the machine CFG (which executes every block of a
+    divergent region in order): no instruction may write a register that holds another
+    value, already defined on some path here, that is still to be read."""
+    succ = successors(function)
+    preds = {block: [] for block in function.blocks}
+    for block, targets in succ.items():
+        for target in targets:
+            preds[target].append(block)
+    gen, kill, defs = {}, {}, {}
+    for block in function.blocks:
+        used, defined, written = set(), set(), set()
+        for inst in block.insts:
+            used |= {base(op) for op in inst.uses if isinstance(op, (VReg, SubReg))} - defined
+            defined |= {op for op in inst.defs if isinstance(op, VReg)}
+            written |= {base(op) for op in inst.defs if isinstance(op, (VReg, SubReg))}
+        gen[block], kill[block], defs[block] = used, defined, written
+    live_in = {block: set() for block in function.blocks}
+    defined_in = {block: set() for block in function.blocks}
+    changed = True
+    while changed:
+        changed = False
+        for block in reversed(function.blocks):
+            out = set().union(*(live_in[s] for s in succ[block]))
+            new = gen[block] | (out - kill[block])
+            if new != live_in[block]:
+                live_in[block], changed = new, True
+        for block in function.blocks:
+            new = set().union(*(defined_in[p] | defs[p] for p in preds[block]))
+            if new != defined_in[block]:
+                defined_in[block], changed = new, True
+    for block in function.blocks:
+        defined_before = [set(defined_in[block])]
+        for inst in block.insts:
+            defined_before.append(defined_before[-1] | {base(op) for op in inst.defs
+                                                         if isinstance(op, (VReg, SubReg))})
+        live = set().union(*(live_in[s] for s in succ[block]))
+        for position in range(len(block.insts) - 1, -1, -1):
+            inst = block.insts[position]
+            for op in inst.defs:
+                written = set(physical(op))
+                for other in live & defined_before[position]:
+                    if other is not base(op) and written & set(physical(other)):
+                        raise AssertionError(f"{inst.format()} overwrites live {other.name or other.format()}")
+                if isinstance(op, VReg):
+                    live.discard(op)
+            live |= {base(op) for op in inst.uses if isinstance(op, (VReg, SubReg))}
+
+
+KERNELS = sorted(glob.glob("samples/*.hlsl"))
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("path", KERNELS)
+def test_allocated_samples_never_overwrite_a_live_register(path, wave):
+    module = compile_file(path, Options(wave_size=wave), Diagnostics())
+    function = select(module)
+    allocate(function)
+    check_no_live_value_is_overwritten(function)
+
+
+def test_test_kernels_never_overwrite_a_live_register():
+    import sys
+
+    sys.path.insert(0, "tests/backend")
+    import test_listing
+
+    for name in ("QUAD", "IF_ELSE", "LOOPS", "BREAK_CONTINUE", "SWITCH", "LDS", "HAND_COUNTED"):
+        for wave in (32, 64):
+            function = select(module_of(getattr(test_listing, name), wave))
+            allocate(function)
+            check_no_live_value_is_overwritten(function)
