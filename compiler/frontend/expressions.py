@@ -145,20 +145,33 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         return target
 
     def visit_Conditional(self, node: ast.Conditional) -> T.Type:
+        """``c ? a : b``; a vector condition selects per component (``v > 0 ? v : 0``)."""
         cond = self.visit(node.cond)
         then, otherwise = self.visit(node.then), self.visit(node.otherwise)
-        if cond is not ERROR and not cond.is_numeric:
-            self.error(f"condition must be numeric, not '{cond}'", node.cond.coord)
+        if cond is not ERROR and not isinstance(cond, (T.ScalarType, T.VectorType)):
+            self.error(f"condition must be a scalar or a vector, not '{cond}'", node.cond.coord)
+            cond = ERROR
         if then is ERROR or otherwise is ERROR:
             return ERROR
         if then == otherwise:
-            return then
-        shape = binary_shape(then, otherwise) if then.is_numeric and otherwise.is_numeric else None
-        if shape is None:
-            self.error(f"incompatible operand types ('{then}' and '{otherwise}')", node.coord)
+            result = then
+        else:
+            shape = binary_shape(then, otherwise) if then.is_numeric and otherwise.is_numeric else None
+            if shape is None:
+                self.error(f"incompatible operand types ('{then}' and '{otherwise}')", node.coord)
+                return ERROR
+            element = self.operand_element(node.then, then, node.otherwise, otherwise)
+            result = with_shape(element, shape[0], shape[1])
+        if not isinstance(cond, T.VectorType) or cond.size == 1:
+            return result
+        if not isinstance(result, (T.ScalarType, T.VectorType)):
+            self.error(f"a vector condition selects components; '{result}' has none", node.coord)
             return ERROR
-        element = self.operand_element(node.then, then, node.otherwise, otherwise)
-        return with_shape(element, shape[0], shape[1])
+        if isinstance(result, T.VectorType) and result.size != cond.size:
+            self.warning(f"implicit truncation of vector type in '?:' ('{cond}' condition and '{result}')",
+                         node.coord)
+        size = cond.size if isinstance(result, T.ScalarType) else min(cond.size, result.size)
+        return T.vector(result.element, size)
 
     def visit_Comma(self, node: ast.Comma) -> T.Type:
         result = T.VOID

@@ -85,7 +85,10 @@ class Checker(EntryRules, ExpressionChecker):
         return resolved
 
     def _template_int(self, arg, spec: ast.TypeSpec, low: int, high: int) -> int:
-        value = self.constant_int(arg) if not isinstance(arg, ast.TypeSpec) else None
+        if isinstance(arg, ast.TypeSpec) or self.visit(arg) is ERROR:
+            value = None
+        else:
+            value = self.constant_int(arg)
         if value is None or not low <= value <= high:
             self.error(f"'{spec.name}' size must be a constant from {low} to {high}", spec.coord)
             return low
@@ -97,7 +100,7 @@ class Checker(EntryRules, ExpressionChecker):
         expected = 2 if spec.name == "vector" else 3
         if len(spec.args) > expected or (spec.args and not isinstance(spec.args[0], ast.TypeSpec)):
             self.error(f"invalid template arguments for '{spec.name}'", spec.coord)
-            return T.FLOAT
+            return ERROR
         element = self.resolve_type(args[0])
         if not isinstance(element, T.ScalarType):
             if element is not ERROR:
@@ -242,6 +245,7 @@ class Checker(EntryRules, ExpressionChecker):
             self.error("'globallycoherent' applies only to UAVs (RW resources)", var.coord)
         if var.init is not None:
             self.check_initializer(var)
+        self.check_sized(var)
         self.global_vars.append(var)
         self.declare(var)
 
@@ -304,8 +308,7 @@ class Checker(EntryRules, ExpressionChecker):
         self.function = func
         self.scope = Scope(self.globals)
         for param in func.params:
-            param_decl = param
-            self.declare(param_decl)
+            self.declare(param)
         self.check_compound(func.body, new_scope=False)
         if func.type != T.VOID and not _always_returns(func.body):
             self.warning(f"not all control paths of '{func.name}' return a value", func.coord)
@@ -351,7 +354,16 @@ class Checker(EntryRules, ExpressionChecker):
             self.check_initializer(var)
         elif "const" in var.modifiers:
             self.error(f"const variable '{var.name}' must be initialized", var.coord)
+        self.check_sized(var)
         self.declare(var)
+
+    def check_sized(self, var: ast.VarDecl) -> None:
+        """Only resource arrays may stay unbounded (``Texture2D t[]``); others need a size."""
+        outer = var.type
+        if isinstance(outer, T.ArrayType) and outer.size is None and not isinstance(
+            _innermost(outer), (T.ResourceType, T.SamplerType)
+        ):
+            self.error(f"array '{var.name}' needs a size or an initializer", var.coord)
 
     def check_initializer(self, var: ast.VarDecl) -> None:
         if isinstance(var.init, ast.InitList):

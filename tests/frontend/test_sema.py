@@ -747,6 +747,35 @@ def test_array_sizes_from_constants():
     ]
 
 
+def test_unsized_arrays():
+    program = valid(kernel("float b[] = {1, 2}; float c = table[2];", before="""
+        static const float table[] = {1, 2, 3};
+        Texture2D<float4> textures[] : register(t0, space1);
+    """))
+    assert str(local(program, "b").type) == "float[2]"
+    assert [str(decl.type) for decl in program.globals] == ["float[3]", "Texture2D<float4>[]"]
+    assert errors(kernel("float a[];", before="static float g[];\n")) == [
+        (1, 14, "array 'g' needs a size or an initializer"),
+        (5, 11, "array 'a' needs a size or an initializer"),
+    ]
+
+
+def test_template_spellings_of_vectors_and_matrices():
+    program = valid(kernel("""
+        vector<float, 3> v = 1;
+        matrix<half, 2, 3> m = 0;
+        vector<int, 2> n = 2;
+        vector w = 0;
+    """))
+    assert [str(local(program, name).type) for name in "vmnw"] == ["float3", "half2x3", "int2", "float4"]
+    assert errors(kernel("vector<float, 5> a; matrix<float, 0, 2> b; vector<S, 2> c;",
+                         before="struct S { float x; };\n")) == [
+        (5, 5, "'vector' size must be a constant from 1 to 4"),
+        (5, 25, "'matrix' size must be a constant from 1 to 4"),
+        (5, 48, "'vector' element must be a scalar type, not 'S'"),
+    ]
+
+
 def test_resource_indexing():
     assert errors(kernel("""
         float4 a = tex[id];
@@ -818,7 +847,22 @@ def test_conditions_must_be_scalars():
         (6, 9, "condition must be a scalar, not 'float2'"),
         (7, 12, "condition must be a scalar, not 'float2'"),
         (9, 12, "condition must be a scalar, not 'S'"),
-        (10, 15, "condition must be numeric, not 'S'"),
+        (10, 15, "condition must be a scalar or a vector, not 'S'"),
+    ]
+
+
+def test_a_vector_condition_selects_per_component():
+    program = valid(kernel("""
+        float4 v = 1;
+        float4 a = v > 0 ? v : 0;
+        int3 b = bool3(true, false, true) ? 1 : 2;
+        float c = id.x > 3 ? 1.5 : 2;
+    """))
+    assert init_type(program, "a") == "float4"
+    assert init_type(program, "b") == "int3"
+    assert init_type(program, "c") == "float"
+    assert warnings(kernel("float4 v = 1;\nfloat2 d = bool2(true, false) ? v : 0;")) == [
+        (5, 35, "implicit truncation of vector type in '?:' ('bool2' condition and 'float4')"),
     ]
 
 
