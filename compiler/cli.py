@@ -101,9 +101,14 @@ def check_command(
         print(f"shc: error: unknown --emit value '{emit}' (expected 'ast')", file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
     options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
-    program = run_stage(file, lambda diagnostics: check_file(file, options, diagnostics))
-    if emit == "ast":
-        print(ast.dump(program.unit))
+
+    def work(diagnostics):
+        program = check_file(file, options, diagnostics)
+        return ast.dump(program.unit) if emit == "ast" else None
+
+    text = run_stage(file, work)  # inside: a failure while dumping is an internal error too
+    if text is not None:
+        print(text)
 
 
 WaveSizeOption = typer.Option(32, "--wave-size", help="Wave size, 32 or 64 ([WaveSize(n)] overrides it).")

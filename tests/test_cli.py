@@ -217,3 +217,23 @@ def test_an_internal_error_before_sema_names_the_file(shader, monkeypatch):
         f"{path}: internal compiler error: RuntimeError: multi line message "
         f"(in test_cli.py:{broken.__code__.co_firstlineno + 1})",
     ]
+
+
+def test_invalid_define_names(shader):
+    path = shader(VALID)
+    result = shc("check", path, "-D", "1X")
+    assert (result.returncode, result.stderr) == (1, "<command line>:1:1: error: invalid macro name '1X' in -D\n")
+
+
+def test_an_internal_error_while_printing_the_ast(shader, monkeypatch):
+    from shc.compiler.frontend import ast
+
+    def broken(root):
+        raise ValueError("cannot print")
+
+    monkeypatch.setattr(ast, "dump", broken)
+    result = CliRunner().invoke(cli.app, ["check", str(shader(VALID)), "--emit", "ast"])
+    assert result.exit_code == 70
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert "internal compiler error: ValueError: cannot print" in result.stderr
