@@ -31,7 +31,7 @@ from ..frontend import hlsl_types as T
 from ..ir.core import Binding, Module
 from ..ir.lower_globals import tight_size
 from ..ir.ops import Op
-from .amdgcn_values import (AmdgcnError, components, element_of, intrinsic_suffix, llvm_type, memory_bytes,
+from .amdgcn_values import (AmdgcnError, element_of, intrinsic_suffix, llvm_type, memory_bytes,
                             memory_type, vector_of)
 
 _CONSTANT_BUFFERS = ("cbuffer", "tbuffer", "ConstantBuffer")

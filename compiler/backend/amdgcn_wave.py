@@ -36,7 +36,7 @@ import re
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
 from .amdgcn_arith import group_index
-from .amdgcn_values import AmdgcnError, element_of, intrinsic_suffix, llvm_type, memory_bytes, memory_type
+from .amdgcn_values import AmdgcnError, element_of, llvm_type, memory_bytes, memory_type
 
 _ROW_CONTROLS = {"row_shl": (0x100, 1, 15), "row_shr": (0x110, 1, 15), "row_ror": (0x120, 1, 15),
                  "row_share": (0x150, 0, 15), "row_xmask": (0x160, 0, 15)}
