@@ -159,6 +159,7 @@ class Builder:
         self.globals: list[str] = []
         self.entry_allocas: list[str] = []  # hoisted to the entry block
         self.entry_inits: list[str] = []  # zero stores into them, run once per call
+        self.helpers: dict[str, str] = {}  # small out-of-line functions, by name
 
     # -- names, blocks ---------------------------------------------------------------------
 
@@ -356,7 +357,22 @@ class Builder:
         ty = self.vec("ptr", int(offset.ty[1:offset.ty.index("x")])) if is_vector(offset.ty) else pointer.ty
         return self.inst(ty, f"getelementptr i8, {pointer}, {offset}")
 
+    # -- out-of-line helpers ----------------------------------------------------------------
+
+    def helper(self, name: str, ret: str, params: list[str], body: list[str], memory: str) -> str:
+        """Define ``@name`` once (internal, never inlined: one copy of a gather/scatter instead
+        of one per use keeps instruction selection fast); returns the name."""
+        if name not in self.helpers:
+            signature = ", ".join(f"{ty} %p{index}" for index, ty in enumerate(params))
+            lines = [f"define internal {ret} @{name}({signature}) #{1 if memory == 'read' else 2} {{"]
+            lines += ["  " + line for line in body] + ["}", ""]
+            self.helpers[name] = "\n".join(lines)
+        return name
+
     # -- output ----------------------------------------------------------------------------
 
     def text(self, header: list[str]) -> str:
-        return "\n".join(header + self.globals + list(self.declarations.values()) + [""] + self.lines) + "\n"
+        attributes = ['attributes #1 = { noinline nounwind willreturn memory(argmem: read) }',
+                      'attributes #2 = { noinline nounwind willreturn memory(argmem: readwrite) }']
+        return "\n".join(header + self.globals + list(self.declarations.values()) + [""]
+                         + list(self.helpers.values()) + self.lines + attributes) + "\n"

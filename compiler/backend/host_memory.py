@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
-from .host_ir import V, element, flat_scalars, is_vector, ll_scalar, memory_bytes, memory_type
+from .host_ir import V, bit_width, element, flat_scalars, is_vector, ll_scalar, mangle, memory_bytes, memory_type
 from .host_values import Value, cast, cast_value, unify
 
 ZERO_GLOBAL = "@shc.zero"
@@ -206,6 +206,104 @@ def gather(b, ty: str, pointers: V, mask: V, align: int = 1, passthru: V | None 
                   mangle_with=[ty, pointers.ty])
 
 
+def _words_helper(b, kind: str, elem: str, count: int) -> tuple[str, str]:
+    """Out-of-line ``count``-word loads/stores of ``elem`` per lane at byte offsets from a base.
+
+    Fast path: every lane on and the lanes' words back to back (lane i at ``offset[0] + i *
+    count * size``): one vector load or store (a copy kernel runs at memory speed). Otherwise
+    gathers, or one scatter of all words lane after lane, so that lanes writing the same
+    bytes land in lane order and the highest lane wins.
+    """
+    width = b.wave_size
+    size = max(bit_width(elem) // 8, 1)
+    lanes, words = f"<{width} x {elem}>", f"<{width * count} x {elem}>"
+    offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
+    result = lanes if count == 1 else "{ " + ", ".join([lanes] * count) + " }"
+    stride = ", ".join(f"i32 {lane * count * size}" for lane in range(width))
+    body = [f"%bits = bitcast {mask} %p2 to {bits}", f"%full = icmp eq {bits} %bits, -1",
+            f"%first = extractelement {offsets} %p1, i32 0",
+            f"%head = insertelement {offsets} poison, i32 %first, i64 0",
+            f"%splat = shufflevector {offsets} %head, {offsets} poison, {offsets} zeroinitializer",
+            f"%expect = add {offsets} %splat, <{stride}>", f"%same = icmp eq {offsets} %p1, %expect",
+            f"%samebits = bitcast {mask} %same to {bits}", f"%line = icmp eq {bits} %samebits, -1",
+            "%quick = and i1 %full, %line", "br i1 %quick, label %fast, label %slow", "fast:",
+            "%at = getelementptr i8, ptr %p0, i32 %first"]
+    pointers = f"<{width} x ptr>"
+    if kind == "load":
+        name = f"shc.load.{count}x{mangle(elem)}.{width}"
+        gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
+        b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
+        body.append(f"%all = load {words}, ptr %at, align 1")
+        for k in range(count):
+            picks = ", ".join(f"i32 {lane * count + k}" for lane in range(width))
+            body.append(f"%f{k} = shufflevector {words} %all, {words} poison, <{width} x i32> <{picks}>")
+        body += _pack(result, count, "f") + ["slow:"]
+        for k in range(count):
+            body += [f"%o{k} = add {offsets} %p1, splat (i32 {k * size})",
+                     f"%q{k} = getelementptr i8, ptr %p0, {offsets} %o{k}",
+                     f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
+        body += _pack(result, count, "s")
+        params = ["ptr", offsets, mask]
+        return b.helper(name, result, params, body, "read"), result
+    name = f"shc.store.{count}x{mangle(elem)}.{width}"
+    all_pointers = f"<{width * count} x ptr>"
+    all_mask = f"<{width * count} x i1>"
+    scatter = f"llvm.masked.scatter.{mangle(words)}.{mangle(all_pointers)}"
+    b.declarations.setdefault(scatter, f"declare void @{scatter}({words}, {all_pointers}, i32, {all_mask})")
+    body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
+    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"]
+    body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
+    for k in range(count):
+        body.append(f"%o{k} = add {offsets} %p1, splat (i32 {k * size})")
+    body += _interleave_text(width, count, offsets, [f"%o{k}" for k in range(count)], "ao",
+                             f"<{width * count} x i32>")
+    masks = f"<{width * count} x i1>"
+    body += _interleave_text(width, count, mask, ["%p2"] * count, "am", masks)
+    body += [f"%aq = getelementptr i8, ptr %p0, <{width * count} x i32> %ao",
+             f"call void @{scatter}({words} %v, {all_pointers} %aq, i32 1, {masks} %am)", "ret void"]
+    params = ["ptr", offsets, mask] + [lanes] * count
+    return b.helper(name, "void", params, body, "write"), "void"
+
+
+def _pack(result: str, count: int, prefix: str) -> list[str]:
+    if count == 1:
+        return [f"ret {result} %{prefix}0"]
+    lines, current = [], "poison"
+    for k in range(count):
+        lines.append(f"%{prefix}r{k} = insertvalue {result} {current}, {result.split(', ')[0].lstrip('{ ')} "
+                     f"%{prefix}{k}, {k}")
+        current = f"%{prefix}r{k}"
+    return lines + [f"ret {result} {current}"]
+
+
+def _interleave_text(width: int, count: int, lanes: str, names: list[str], out: str, out_ty: str) -> list[str]:
+    """Text that joins ``count`` W-lane vectors into ``%out``, ordered lane by lane."""
+    if count == 1:
+        return [f"%{out} = shufflevector {lanes} {names[0]}, {lanes} poison, <{width} x i32> <"
+                + ", ".join(f"i32 {lane}" for lane in range(width)) + ">"]
+    lines, level, size, step = [], list(names), width, 0
+    element = lanes[lanes.index("x") + 2:-1]
+    while len(level) & (len(level) - 1):
+        level.append("poison")
+    while len(level) > 1:
+        ty = f"<{size} x {element}>"
+        joined = []
+        for i in range(0, len(level), 2):
+            name = f"%{out}.{step}.{i}"
+            picks = ", ".join(f"i32 {lane}" for lane in range(2 * size))
+            lines.append(f"{name} = shufflevector {ty} {level[i]}, {ty} {level[i + 1]}, <{2 * size} x i32> <{picks}>")
+            joined.append(name)
+        level, size, step = joined, size * 2, step + 1
+    ty = f"<{size} x {element}>"
+    picks = ", ".join(f"i32 {k * width + lane}" for lane in range(width) for k in range(count))
+    lines.append(f"%{out} = shufflevector {ty} {level[0]}, {ty} poison, <{width * count} x i32> <{picks}>")
+    return lines
+
+
+def _count(ty: str) -> int:
+    return int(ty[1:ty.index("x")])
+
+
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive."""
     b = em.b
@@ -224,9 +322,21 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
         return Value(parts)
     mask = b.mask_and(em.exec, b.splat(ok))
     at = b.splat(at)
+    types = [memory_type(scalar) for scalar in scalars]
+    if not is_vector(memory.base.ty) and len(set(types)) == 1:
+        name, result = _words_helper(b, "load", types[0], len(types))
+        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask})")
+        words = [loaded] if len(types) == 1 else \
+            [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
+        return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
     for scalar, offset in zip(scalars, offsets):
-        pointers = b.gep(memory.base, b.binop("add", at, b.const(at.ty, offset)) if offset else at)
-        word = gather(b, b.vec(memory_type(scalar)), pointers, mask)
+        where = b.binop("add", at, b.const(at.ty, offset)) if offset else at
+        ty = b.vec(memory_type(scalar))
+        if is_vector(memory.base.ty):
+            word = gather(b, ty, b.gep(memory.base, where), mask)
+        else:
+            name, result = _words_helper(b, "load", memory_type(scalar), 1)
+            word = b.inst(result, f"call {result} @{name}({memory.base}, {where}, {mask})")
         parts.append(_from_memory(b, word, scalar))
     return Value(parts)
 
@@ -261,17 +371,20 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -
         return
     mask = b.mask_and(em.exec, b.splat(ok))
     at = b.splat(at)
-    pointers = [b.gep(memory.base, b.binop("add", at, b.const(at.ty, offset)) if offset else at)
-                for offset in offsets]
     words = [b.splat(word) for word in words]
-    masks = [mask] * len(words)
-    if memory.overlapping and len(words) > 1 and len(set(word.ty for word in words)) == 1:
-        # lanes may overlap partially: one scatter, lane after lane, keeps the highest lane's bytes
-        words, pointers = [interleave(b, words)], [interleave(b, pointers)]
-        masks = [interleave(b, masks)]
-    for word, pointer, lane_mask in zip(words, pointers, masks):
-        b.call("void", "llvm.masked.scatter", [word, pointer, V("i32", "1"), lane_mask],
-               mangle_with=[word.ty, pointer.ty])
+    types = [word.ty for word in words]
+    if not is_vector(memory.base.ty) and len(set(types)) == 1:
+        name, _ = _words_helper(b, "store", element(types[0]), len(words))
+        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words) + ")")
+        return
+    for word, offset in zip(words, offsets):
+        where = b.binop("add", at, b.const(at.ty, offset)) if offset else at
+        if is_vector(memory.base.ty):
+            b.call("void", "llvm.masked.scatter", [word, b.gep(memory.base, where), V("i32", "1"), mask],
+                   mangle_with=[word.ty, b.vec("ptr")])
+        else:
+            name, _ = _words_helper(b, "store", element(word.ty), 1)
+            b.raw(f"call void @{name}({memory.base}, {where}, {mask}, {word})")
 
 
 def interleave(b, vectors: list[V]) -> V:

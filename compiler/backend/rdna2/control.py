@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...frontend import hlsl_types as T
 from ...ir.core import Block, Inst
 from ...ir.ops import Op
 from ...passes.uniformity import LANE, _level_of
@@ -146,6 +147,14 @@ class ControlFlow:
                 joins.add(region.cont)
         forced = [phi for block in joins if block in self.index for phi in block.phis
                   if self.info.level(phi) != LANE]
+        for region in self.regions:  # a lane that left a divergent loop early keeps its own values
+            if region.kind != "loop" or not region.divergent:
+                continue
+            for block in region.members:
+                for inst in block.insts:
+                    if inst.type != T.VOID and self.info.level(inst) != LANE and any(
+                            user.block not in region.members for user in self.users.get(inst, [])):
+                        forced.append(inst)
         if not forced:
             return False
         levels = dict(self.info.levels)

@@ -35,7 +35,7 @@ from .control import ControlFlow
 from .isel_alu import AluSelection
 from .isel_memory import MemorySelection
 from .isel_wave import WaveSelection
-from .isel_values import (INLINE_FLOATS, Val, base_id, components, element, flat_constants, half_bits, is_packed,
+from .isel_values import (Val, base_id, components, element, flat_constants, half_bits, is_packed,
                           part_count, register_key)
 from .machine import Imm, Label, MBlock, MFunction, MInst, Special, SubReg, VReg
 
@@ -264,8 +264,8 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         if scalar.kind == "bool":
             return Imm(-1 if value else 0)
         if scalar.kind == "float":
-            if scalar.bits == 16:
-                return Imm(float(value)) if float(value) in INLINE_FLOATS else Imm(half_bits(float(value)))
+            if scalar.bits == 16:  # a bit pattern: the constant may also travel through 32-bit moves
+                return Imm(half_bits(float(value)))
             return Imm(float(value))
         number = int(value)
         if scalar.bits == 64:

@@ -15,7 +15,7 @@ import math
 from ...ir.core import Inst
 from ...ir.ops import Op
 from .isel_tables import SALU_BITS, VALU_BITS, VALU_MATH
-from .isel_values import element, is_packed, type_class
+from .isel_values import element, half_bits, is_packed, type_class
 from .machine import Imm
 
 LOG2_E = 1.4426950408889634
@@ -26,7 +26,10 @@ HALF_PI = 1.5707963267948966
 PI = 3.141592653589793
 
 
-def f32(value: float) -> Imm:
+def fconst(value: float, tc: str) -> Imm:
+    """A float constant for an instruction of class ``tc``: f16 literals are 16-bit patterns."""
+    if tc == "f16" and float(value) not in (0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0):
+        return Imm(half_bits(float(value)))
     return Imm(float(value))
 
 
@@ -52,20 +55,20 @@ class MathSelection:
     # each math_<fn>(target, args, tc) writes one component
     def _scaled(self, unit: str, scale: float, value, tc: str):
         scaled = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [f32(scale), value])
+        self.valu(f"v_mul_{tc}", [scaled], [fconst(scale, tc), value])
         result = self.vreg("v")
         self.valu(f"{unit}_{tc}", [result], [scaled])
         return result
 
     def math_exp(self, target, args, tc):
         scaled = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [f32(LOG2_E), args[0]])
+        self.valu(f"v_mul_{tc}", [scaled], [fconst(LOG2_E, tc), args[0]])
         self.valu(f"v_exp_{tc}", [target], [scaled])
 
     def _log_scaled(self, target, value, scale, tc):
         log2 = self.vreg("v")
         self.valu(f"v_log_{tc}", [log2], [value])
-        self.valu(f"v_mul_{tc}", [target], [f32(scale), log2])
+        self.valu(f"v_mul_{tc}", [target], [fconst(scale, tc), log2])
 
     def math_log(self, target, args, tc):
         self._log_scaled(target, args[0], LN_2, tc)
@@ -81,12 +84,12 @@ class MathSelection:
 
     def math_sin(self, target, args, tc):
         turns = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [turns], [f32(INV_TWO_PI), args[0]])
+        self.valu(f"v_mul_{tc}", [turns], [fconst(INV_TWO_PI, tc), args[0]])
         self.valu(f"v_sin_{tc}", [target], [turns])
 
     def math_cos(self, target, args, tc):
         turns = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [turns], [f32(INV_TWO_PI), args[0]])
+        self.valu(f"v_mul_{tc}", [turns], [fconst(INV_TWO_PI, tc), args[0]])
         self.valu(f"v_cos_{tc}", [target], [turns])
 
     def math_tan(self, target, args, tc):
@@ -144,14 +147,14 @@ class MathSelection:
         self.valu(f"v_sub_{tc}", [span], [high, low])
         self.valu(f"v_rcp_{tc}", [inverse], [span])
         self.valu(f"v_mul_{tc}", [t], [offset, inverse], "clamp")
-        self.valu(f"v_fma_{tc}", [cubic], [Imm(-2.0), t, f32(3.0)])
+        self.valu(f"v_fma_{tc}", [cubic], [Imm(-2.0), t, fconst(3.0, tc)])
         self.valu(f"v_mul_{tc}", [square], [t, t])
         self.valu(f"v_mul_{tc}", [target], [square, cubic])
 
     def _exp_pair(self, value, tc, scale=1.0):
         """(e^(scale*x), e^(-scale*x)) for the hyperbolic functions."""
         scaled, grow, shrink = self.vreg("v"), self.vreg("v"), self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [f32(LOG2_E * scale), value])
+        self.valu(f"v_mul_{tc}", [scaled], [fconst(LOG2_E * scale, tc), value])
         self.valu(f"v_exp_{tc}", [grow], [scaled])
         self.valu(f"v_rcp_{tc}", [shrink], [grow])
         return grow, shrink
@@ -180,19 +183,20 @@ class MathSelection:
         """atan(x): reduce |x| to [0, 1], a degree-9 odd polynomial, undo the reduction, copy the sign."""
         magnitude, inverse, reduced, square, poly, tail, flipped, result = (self.vreg("v") for _ in range(8))
         large = self.mask_reg()
-        self.valu("v_and_b32", [magnitude], [Imm(0x7FFFFFFF), value])
+        keep = Imm(0x7FFF if tc == "f16" else 0x7FFFFFFF)
+        self.valu("v_and_b32", [magnitude], [keep, value])
         self.valu(f"v_rcp_{tc}", [inverse], [magnitude])
         self.valu(f"v_cmp_lt_{tc}", [large], [Imm(1.0), magnitude])
         self.valu("v_cndmask_b32", [reduced], [magnitude, inverse, large])
         self.valu(f"v_mul_{tc}", [square], [reduced, reduced])
-        self.valu(f"v_fma_{tc}", [poly], [square, f32(0.0208351), f32(-0.085133)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(0.180141)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(-0.3302995)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, f32(0.999866)])
+        self.valu(f"v_fma_{tc}", [poly], [square, fconst(0.0208351, tc), fconst(-0.085133, tc)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(0.180141, tc)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(-0.3302995, tc)])
+        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(0.999866, tc)])
         self.valu(f"v_mul_{tc}", [tail], [reduced, poly])
-        self.valu(f"v_sub_{tc}", [flipped], [f32(HALF_PI), tail])
+        self.valu(f"v_sub_{tc}", [flipped], [fconst(HALF_PI, tc), tail])
         self.valu("v_cndmask_b32", [result], [tail, flipped, large])
-        self.valu("v_bfi_b32", [target], [Imm(0x7FFFFFFF), result, value])
+        self.valu("v_bfi_b32", [target], [keep, result, value])
 
     def math_atan(self, target, args, tc):
         self._atan_core(target, args[0], tc)
@@ -205,7 +209,7 @@ class MathSelection:
         self.valu(f"v_mul_{tc}", [ratio], [y, inverse])
         self._atan_core(angle, ratio, tc)
         signed_pi = self.vreg("v")
-        self.valu("v_bfi_b32", [signed_pi], [Imm(0x7FFFFFFF), f32(PI), y])
+        self.valu("v_bfi_b32", [signed_pi], [Imm(0x7FFF if tc == "f16" else 0x7FFFFFFF), fconst(PI, tc), y])
         self.valu(f"v_add_{tc}", [shifted], [angle, signed_pi])
         self.valu(f"v_cmp_gt_{tc}", [negative], [Imm(0.0), x])
         self.valu("v_cndmask_b32", [target], [angle, shifted, negative])
@@ -222,7 +226,7 @@ class MathSelection:
     def math_acos(self, target, args, tc):
         angle = self.vreg("v")
         self.math_asin(angle, args, tc)
-        self.valu(f"v_sub_{tc}", [target], [f32(HALF_PI), angle])
+        self.valu(f"v_sub_{tc}", [target], [fconst(HALF_PI, tc), angle])
 
     # ------------------------------------------------------------------ bits
     def select_bits(self, inst: Inst) -> None:

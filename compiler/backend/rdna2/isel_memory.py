@@ -352,7 +352,10 @@ class MemorySelection(ImageSelection):
                 self.emit(f"buffer_load_{DWORDS[count]}", [reg], [address, descriptor, Imm(0)],
                           f"{mode.strip()} offset:{first + 4 * start}".strip())
                 regs.extend(self.tuple_parts(reg, count))
-        self.loaded_value(inst, self.unskew(inst, regs, skew, bank)[:max(dwords, 1)], bank)
+        parts = self.unskew(inst, regs, skew, bank)
+        if element(inst.type).bits != 16:
+            parts = parts[:max(dwords, 1)]
+        self.loaded_value(inst, parts, bank)
 
     def smem_offset(self, operand, extra: int):
         if isinstance(operand, Text):

@@ -82,7 +82,7 @@ class ShapeSelection:
         """One component from class ``frm`` to class ``to``; returns the operand holding it
         (``target`` when it could be written there directly)."""
         if frm == "b":
-            one = Imm(1.0) if to.startswith("f") else Imm(1)
+            one = Imm(0x3C00) if to == "f16" else Imm(1.0) if to.startswith("f") else Imm(1)
             if bank == "s":
                 result = self.vreg("s")
                 self.emit(f"s_cmp_lg_u{'32' if self.mask_size == 1 else '64'}", [], [value, Imm(0)])
