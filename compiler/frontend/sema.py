@@ -8,6 +8,14 @@ groupshared memory). Typing is finished here; later stages only read it.
 
 Declarations are checked in source order, as in C: a name is visible from its
 declaration on, and a function called before its body needs a prototype.
+
+Deliberately not checked here: anything that depends on uniformity (barriers or
+wave operations in divergent control flow: the middle end's uniformity pass);
+register bindings (overlapping ``register(u0)`` slots, ``packoffset``); dynamic
+indexes out of range (constant ones are); recursion and undefined prototypes in
+functions the entry cannot reach; 32-bit wrap-around in constant folding; narrowing
+conversions other than vector truncation (silent, as in DXC by default); use of
+uninitialized variables; the missing-return warning does not follow loops.
 """
 
 from __future__ import annotations
