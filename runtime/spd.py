@@ -154,7 +154,7 @@ def reference_mips(image, mips: int | None = None, dtype=np.float32) -> list[np.
     float32 in the shader's summation order gives the shader's bits. With
     ``dtype=np.float16`` it approximates the packed path's rounding.
     """
-    slices, rank = _as_slices(image)
+    slices, rank = _as_slices(image, any_float=True)
     count, height, width, _ = slices.shape
     if mips is None:
         mips = spd_setup(width, height, slices=count).mips
@@ -234,10 +234,10 @@ def compiled_kernel(wave_ops: bool = True, linear_sampler: bool = False, packed:
         return kernel
 
 
-def _as_slices(image) -> tuple[np.ndarray, int]:
+def _as_slices(image, any_float: bool = False) -> tuple[np.ndarray, int]:
     """``image`` as (S, H, W, C), and its rank (2, 3 or 4) to give the mips back in."""
     array = np.asarray(image)
-    if array.dtype not in _FORMATS:
+    if array.dtype not in _FORMATS and not (any_float and array.dtype.kind == "f"):
         raise TypeError(f"SPD takes float32, float16 or uint8 (UNORM) images, not {array.dtype}")
     if array.ndim == 2:
         return array[None, :, :, None], 2
