@@ -11,6 +11,7 @@ reports several errors.
 from __future__ import annotations
 
 import bisect
+import re
 
 from . import ast
 from .hlsl_types import BUILTIN_TYPES
@@ -279,17 +280,14 @@ class Parser:
         p[0] = ("packoffset", p[4] + ("." + p[6] if len(p) == 8 else ""))
 
     def _register(self, slot: str, space: str | None, coord: Coord) -> ast.Register:
-        kind, digits = slot[:1].lower(), slot[1:]
-        if kind not in "tusb" or not digits.isdigit():
+        binding = re.fullmatch(r"([tusbTUSB])(\d+)", slot)
+        if not binding:
             self.diagnostics.error(f"invalid register '{slot}': expected t, u, s or b and a number", coord)
             return ast.Register("t", 0, 0, coord)
-        space_number = 0
-        if space is not None:
-            if not (space.startswith("space") and space[5:].isdigit()):
-                self.diagnostics.error(f"invalid register space '{space}': expected spaceN", coord)
-            else:
-                space_number = int(space[5:])
-        return ast.Register(kind, int(digits), space_number, coord)
+        number = re.fullmatch(r"space(\d+)", space or "space0")
+        if not number:
+            self.diagnostics.error(f"invalid register space '{space}': expected spaceN", coord)
+        return ast.Register(binding[1].lower(), int(binding[2]), int(number[1]) if number else 0, coord)
 
     def p_initializer(self, p):
         """initializer : assignment_expression
@@ -520,15 +518,10 @@ class Parser:
                           | RETURN SEMI
                           | RETURN expression SEMI"""
         coord = self._coord(p, 1)
-        kind = p[1]
-        if kind == "break":
-            p[0] = ast.Break(coord)
-        elif kind == "continue":
-            p[0] = ast.Continue(coord)
-        elif kind == "discard":
-            p[0] = ast.Discard(coord)
-        else:
+        if p[1] == "return":
             p[0] = ast.Return(p[2] if len(p) == 4 else None, coord)
+        else:
+            p[0] = {"break": ast.Break, "continue": ast.Continue, "discard": ast.Discard}[p[1]](coord)
 
     # ------------------------------------------------------------ expressions
     def p_expression_opt(self, p):
