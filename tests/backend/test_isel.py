@@ -323,3 +323,77 @@ def test_test_kernels_never_overwrite_a_live_register():
             function = select(module_of(getattr(test_listing, name), wave))
             allocate(function)
             check_no_live_value_is_overwritten(function)
+
+
+# -- the listing computes what the IR computes ----------------------------------------------
+
+def run_both(source: str, wave: int, buffers: dict, cbuffers: dict | None = None):
+    """(interpreter's buffers, listing simulator's buffers) for one wave of group 0."""
+    import numpy as np
+
+    from shc.compiler.backend.rdna2.simulate import simulate
+    from shc.compiler.ir.interpret import run_wave
+
+    module = module_of(source, wave)
+    reference = run_wave(module, buffers=buffers, cbuffers={k: bytes(v) for k, v in (cbuffers or {}).items()})
+    function = select(module)
+    allocate(function)
+    listing = simulate(function, module, buffers=buffers, cbuffers=cbuffers or {})
+    for name in buffers:
+        expected = np.asarray(reference.buffers[name]).view(np.uint32)
+        got = np.asarray(listing.buffers[name]).view(np.uint32)
+        assert np.array_equal(expected, got), (name, np.flatnonzero(expected != got)[:8])
+    return listing
+
+
+MIXED = """
+    RWStructuredBuffer<uint> buf : register(u0);
+    [numthreads(64, 1, 1)]
+    void main(uint tid : SV_GroupIndex) {
+        uint v = buf[tid];
+        bool keep = false;
+        if (v > 2) { keep = (v & 1) == 0; }
+        uint r = 0;
+        for (uint i = 0; i < v; i++) { if (keep && i == 3) break; r += i * v; }
+        buf[tid] = keep ? r : r + 1;
+        buf[tid + 64] = v / 3 + v % 5 + (int(v) - 5) / 2;
+        if (v > 3) buf[tid + 128] = WaveActiveSum(v) * 1000 + WavePrefixSum(v);
+        buf[tid + 192] = WaveActiveCountBits(v > 7) * 100 + WavePrefixCountBits(v > 7)
+            + WaveReadLaneAt(v, (tid * 7) & 31) + WaveReadLaneFirst(v) * 10 + WaveReadLaneAt(v, 5) * 100;
+    }
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_listing_computes_what_the_interpreter_computes(wave):
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, "tests/backend")
+    import test_listing as kernels
+
+    rng = np.random.default_rng(wave)
+    count = np.array([5], np.uint32).tobytes() + np.array([1.5], np.float32).tobytes()
+    run_both(kernels.QUAD, wave, {"input": rng.random(64, dtype=np.float32), "output": np.zeros(64, np.float32)})
+    run_both(kernels.IF_ELSE, wave, {"data": rng.random(64, dtype=np.float32)})
+    run_both(kernels.LOOPS, wave, {"buf": rng.random(256, dtype=np.float32)}, {"C": count})
+    run_both(kernels.BREAK_CONTINUE, wave, {"buf": rng.integers(0, 6, 256).astype(np.uint32)})
+    run_both(kernels.SWITCH, wave, {"buf": rng.integers(0, 100, 256).astype(np.uint32)},
+             {"C": np.array([3], np.uint32).tobytes()})
+    run_both(kernels.LDS, wave, {"output": np.zeros((64, 4), np.float32)})
+    state = run_both(MIXED, wave, {"buf": rng.integers(0, 10, 256).astype(np.uint32)})
+    assert state.executed.get("s_or_saveexec_b32" if wave == 32 else "s_or_saveexec_b64")
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_prefix_sum_sample_listing_matches_the_interpreter(wave):
+    import numpy as np
+
+    constants = np.zeros(4, np.uint32)
+    constants[0] = 200
+    rng = np.random.default_rng(7)
+    with open("samples/prefix_sum.hlsl") as handle:
+        source = handle.read()
+    run_both(source, wave, {"input": rng.integers(0, 9, 256).astype(np.uint32), "output": np.zeros(256, np.uint32),
+                            "blockSums": np.zeros(4, np.uint32)}, {"scanConstants": constants.tobytes()})
