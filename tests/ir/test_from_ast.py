@@ -436,6 +436,7 @@ void main(uint3 t : SV_GroupThreadID)
 def test_groupshared_addresses():
     """Tight layout, 4-byte aligned variables; y * 64 + x * 4 (+ 2 for .y of a half2); atomics return the old value."""
     assert ir(GROUPSHARED) == dedent("""
+        struct @Pair { key: uint, value: float2 }
         resource @result RWStructuredBuffer<float> u0 space0
         groupshared @flags uint offset 0 size 4
         groupshared @tile half2[8][16] offset 4 size 512
@@ -577,6 +578,7 @@ void main(uint3 id : SV_DispatchThreadID)
 def test_resources_and_implicit_registers():
     """Loads, stores, sampling, sizes and atomics; unregistered resources take the lowest free register."""
     assert ir(RESOURCES) == dedent("""
+        struct @Item { id: uint, position: float3 }
         resource @items StructuredBuffer<Item> t1 space0
         resource @colors Buffer<float4> t0 space0
         resource @raw ByteAddressBuffer t2 space0
