@@ -32,8 +32,9 @@ and its active lanes; they accumulate in registers and are added to the counters
 when the call returns.
 
 Resource slots: the bindings in order, ``count`` slots each (a resource array's
-elements), unbounded arrays last; their element count is ``meta[slot * META_INTS
-+ META_ARRAY_COUNT]`` of their first slot. Scratch (dynamically indexed local
+elements); an unbounded array (at most one) comes last and takes as many slots as
+the runtime binds, its element count in ``meta[slot * META_INTS +
+META_ARRAY_COUNT]`` of its first slot. Scratch (dynamically indexed local
 arrays) is lane-major, ``scratch_bytes`` per lane, at ``ctx->scratch +
 (group_slot * waves_per_group + wave_in_group) * scratch_bytes_per_wave``; it is
 zeroed when a wave starts.
@@ -50,6 +51,7 @@ from ..ir.core import Binding, Block, Inst, Module
 from ..ir.lower_globals import tight_size
 from ..ir.ops import LANE_EXCHANGE, Op
 from . import host_arith, host_memory, host_textures, host_wave
+from .host_memory import META_ARRAY_COUNT
 from .host_analysis import ACTIVE_LANES, Plan, is_sync_barrier, plan_function
 from .host_divergence import Divergence
 from .host_flow import Construct, FlowEmitter, UnstructuredFlow
@@ -59,7 +61,6 @@ from .host_values import Value, const_value, wave_scalar
 __all__ = ["HostKernel", "SlotInfo", "build_host_module", "UnstructuredFlow", "META_ARRAY_COUNT"]
 
 ENTRY = "shc_wave"
-META_ARRAY_COUNT = 9  # meta int of an unbounded resource array's first slot: its element count
 
 HANDLERS = {**host_arith.HANDLERS, **host_memory.HANDLERS, **host_textures.HANDLERS, **host_wave.HANDLERS}
 # results that define every lane (not only the active ones)
@@ -133,8 +134,14 @@ def element_stride(binding: Binding) -> int:
 
 
 def assign_slots(bindings: list[Binding]) -> list[SlotInfo]:
+    """Slots in binding order, ``count`` each; the one unbounded array last, its elements from
+    its (single) listed slot on, as many as the runtime binds."""
     slots: list[SlotInfo] = []
-    ordered = [b for b in bindings if b.count is not None] + [b for b in bindings if b.count is None]
+    unbounded = [b for b in bindings if b.count is None]
+    if len(unbounded) > 1:
+        raise NotImplementedError("the host JIT supports one unbounded resource array per kernel, not "
+                                  + ", ".join(b.name for b in unbounded))
+    ordered = [b for b in bindings if b.count is not None] + unbounded
     for binding in ordered:
         kind = resource_kind(binding)
         writable = binding.kind.startswith("RW")

@@ -23,6 +23,7 @@ from .host_ir import V, bit_width, element, flat_scalars, is_vector, ll_scalar, 
 from .host_values import Value, cast, cast_value, unify
 
 ZERO_GLOBAL = "@shc.zero"
+META_ARRAY_COUNT = 9  # meta int of an unbounded resource array's first slot: its element count
 
 
 # ---------------------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
         count = b.const(index.ty, binding.count)
     else:
         meta = em.ctx_field("meta", 16)
-        count_pointer = b.gep(meta, V("i64", str(4 * (base_slot * 16 + em_meta_array_count()))))
+        count_pointer = b.gep(meta, V("i64", str(4 * (base_slot * 16 + META_ARRAY_COUNT))))
         count = b.cast("zext", b.load("i32", count_pointer, align=4), "i64")
         count = b.splat(count) if is_vector(index.ty) else count
     valid = b.icmp("ult", index, count)
@@ -111,11 +112,6 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
     size_pointers = b.inst(b.vec("ptr"), f"getelementptr i64, {sizes}, {slot}")
     return Memory(gather(b, b.vec("ptr"), pointers, valid, 8),
                   _size32(b, gather(b, b.vec("i64"), size_pointers, valid, 8)), valid, overlapping=overlapping)
-
-
-def em_meta_array_count() -> int:
-    from .host import META_ARRAY_COUNT  # late import: host imports this module
-    return META_ARRAY_COUNT
 
 
 def lds_memory(em) -> Memory:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
 from .host_ir import V, element, flat_scalars, is_vector
-from .host_memory import Address, Memory, buffer_info, load_value, slot_memory, store_value
+from .host_memory import META_ARRAY_COUNT, Address, Memory, buffer_info, load_value, slot_memory, store_value
 from .host_values import Value, cast, cast_value, unify
 
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
@@ -61,9 +61,15 @@ class Slot:
             return
         count = em.bindings[name].count
         index = b.cast("trunc", array_index, "i32") if element(array_index.ty) == "i64" else array_index
-        if count is None:
-            raise NotImplementedError("unbounded texture arrays need the runtime's array count")
-        self.valid = b.icmp("ult", index, b.const(index.ty, count))
+        if count is None:  # unbounded: the runtime's element count in the first slot's meta
+            at = self.base * META_INTS + META_ARRAY_COUNT
+            meta = em.ctx_field("meta", 16)
+            pointer = em.entry_value(f"meta{at}.p", "ptr", f"getelementptr i32, ptr {meta.ref}, i64 {at}")
+            limit = em.entry_value(f"meta{at}", "i32", f"load i32, ptr {pointer.ref}, align 4")
+            limit = b.splat(limit) if is_vector(index.ty) else limit
+        else:
+            limit = b.const(index.ty, count)
+        self.valid = b.icmp("ult", index, limit)
         self.slot = b.binop("add", b.select(self.valid, index, b.zero(index.ty)), b.const(index.ty, self.base))
 
     def meta(self, field: str) -> V:

@@ -12,6 +12,7 @@ SampleLevel).
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import struct
 from textwrap import dedent
 
@@ -20,7 +21,7 @@ import pytest
 
 llvm = pytest.importorskip("llvmlite.binding")
 
-from shc.compiler.backend.host import build_host_module  # noqa: E402
+from shc.compiler.backend.host import META_ARRAY_COUNT, build_host_module  # noqa: E402
 from shc.compiler.diagnostics import Diagnostics  # noqa: E402
 from shc.compiler.ir.interpret import run_wave  # noqa: E402
 from shc.compiler.ir.reader import read_module  # noqa: E402
@@ -96,13 +97,22 @@ class Group:
 
     def bind(self, resources: dict):
         kernel = self.kernel
-        count = max(len(kernel.slots), 1)
+        slots = []
+        for info in kernel.slots:  # the unbounded array (last) gets a slot per element given
+            if info.count is None:
+                elements = max(len(resources.get(info.name, [])), 1)
+                slots += [dataclasses.replace(info, slot=info.slot + k, array_index=k) for k in range(elements)]
+            else:
+                slots.append(info)
+        count = max(len(slots), 1)
         self.pointers = np.zeros(count, np.uint64)
         self.sizes = np.zeros(count, np.int64)
         self.meta = np.zeros(count * META_INTS + 64, np.int32)
         self.keep, self.textures = [], []
         extra = count * META_INTS
-        for info in kernel.slots:
+        for info in slots:
+            if info.count is None and info.array_index == 0:
+                self.meta[info.slot * META_INTS + META_ARRAY_COUNT] = len(resources.get(info.name, []))
             item = resources.get(info.name)
             if isinstance(item, list) and (info.count != 1 or info.kind is not ResourceKind.TEXTURE):
                 item = item[info.array_index] if info.array_index < len(item) else None
@@ -841,3 +851,115 @@ def test_sample_level(wave_size, linear, mode):
         pick = layer == index
         expected[pick] = sample_reference([layers[index]], u[pick], v[pick], np.zeros(pick.sum()), linear, mode)
     np.testing.assert_allclose(result[128:], expected, atol=2e-6)
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_nonuniform_texture_array_sample(wave_size):
+    """samples/texture_array_nonuniform.hlsl: an unbounded array, a waterfall loop, a sampler."""
+    with open("samples/texture_array_nonuniform.hlsl") as handle:
+        source = handle.read()
+    threads = 64
+    rng = np.random.default_rng(2)
+    textures = [rng.uniform(0, 1, (4, 4, 4)).astype(np.float32) for _ in range(3)]
+    ids = rng.integers(0, 3, threads).astype(np.uint32)
+    uvs = rng.uniform(0, 1, (threads, 2)).astype(np.float32)
+    colors = np.zeros((threads, 4), np.float32)
+    group = Group(build_host_module(compile_hlsl(source, wave_size)))
+    count = threads - 3
+    status = group.run({"sampleConstants": struct.pack("<2I", count, 1), "materialIds": ids, "uvs": uvs,
+                        "textures": textures, "linearSampler": (1, 0), "colors": colors})
+    assert status == Status.DONE
+    expected = np.zeros((threads, 4))
+    detail = sample_reference([textures[1]], uvs[:, 0], uvs[:, 1], np.zeros(threads), True, 0)
+    for index in range(3):
+        pick = ids == index
+        expected[pick] = sample_reference([textures[index]], uvs[pick, 0], uvs[pick, 1], np.zeros(pick.sum()),
+                                          True, 0) * detail[pick]
+    np.testing.assert_allclose(colors[:count], expected[:count], atol=2e-6)
+    assert not colors[count:].any()
+
+
+SCRATCH = """
+StructuredBuffer<uint> data : register(t0);
+RWStructuredBuffer<uint> result : register(u0);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    float4 v[8];
+    uint w[5];
+    for (uint k = 0; k < 8; ++k) v[k] = float4(k, i, k * i, 1);
+    for (uint m = 0; m < 5; ++m) w[m] = data[(i + m) % NT];
+    uint j = data[i] % 8;
+    v[j].y += 100;
+    result[i] = (uint)v[(j + 3) % 8].y + (uint)v[j].y + w[j % 5] + w[data[i] % 7];   // w[5], w[6]: past the end
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_scratch_arrays_match_interpreter(wave_size):
+    threads = wave_size + 16
+    source = SCRATCH.replace("NT", str(threads))
+    module = compile_hlsl(source, wave_size)
+    assert any(inst.op.value == "scratch_store" for inst in module.function.instructions())
+    data = np.random.default_rng(4).integers(0, 1000, threads).astype(np.uint32)
+    actual, expected, _ = run_both(source, wave_size, {"data": data, "result": np.zeros(threads, np.uint32)},
+                                   module=module)
+    assert_same(actual, expected)
+
+
+STATISTICS = """
+StructuredBuffer<uint> data : register(t0);
+RWStructuredBuffer<uint> result : register(u0);
+groupshared uint tile[64];
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    uint acc = data[i];
+    for (uint k = 0; k < acc % 5; ++k) { acc += WaveActiveSum(k) + QuadReadAcrossX(acc); }
+    tile[i % 64] = acc;
+    InterlockedAdd(tile[0], 1);
+    if (WaveIsFirstLane()) acc += tile[(i + 1) % 64];
+    result[i] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_statistics_match_interpreter(wave_size):
+    threads = wave_size + 8
+    source = STATISTICS.replace("NT", str(threads))
+    data = np.arange(threads, dtype=np.uint32) * 3
+    actual, expected, group = run_both(source, wave_size, {"data": data, "result": np.zeros(threads, np.uint32)})
+    assert_same(actual, expected)
+    stats = [state.stats for state in group.interpreter_states]
+    for name in ("valu", "salu", "lane_exchange", "lds", "vmem"):
+        assert group.stats[name] == sum(s.counts.get(name, 0) for s in stats), name
+    assert group.stats["instructions"] == sum(s.instructions for s in stats)
+    assert group.stats["active_lanes"] == sum(s.active_lane_sum for s in stats)
+    assert group.stats["atomics"] == len(stats)  # one InterlockedAdd per wave
+
+
+# ---------------------------------------------------------------------------------------
+# SPD: every group of a 128 x 128 mip chain, the last group finishing it
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wave_size, defines", [(32, {}), (64, {"A_HALF": "1"}), (32, {"SPD_LINEAR_SAMPLER": "1"})],
+                         ids=["wave32", "wave64-half", "wave32-sampler"])
+def test_spd_builds_the_mip_chain(wave_size, defines):
+    from shc.compiler.pipeline import compile_file
+    module = compile_file("samples/spd.hlsl", Options(wave_size=wave_size, defines=defines), Diagnostics())
+    group = Group(build_host_module(module))
+    size, mips = 128, 7
+    source = np.random.default_rng(0).uniform(0, 1, (1, size, size, 4)).astype(np.float32)
+    targets = [np.zeros((1, max(1, size >> (k + 1)), max(1, size >> (k + 1)), 4), np.float32) for k in range(12)]
+    constants = struct.pack("<4I", mips, 4, 0, 0) + struct.pack("<2f", 1 / size, 1 / size)
+    resources = {"spdConstants": constants, "imgSrc": source, "spdGlobalAtomic": np.zeros(1, np.uint32),
+                 "imgDst": targets, "imgDst6": targets[5], "srcSampler": (1, 0)}
+    for group_id in [(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)]:
+        assert group.run(resources, group_id) == Status.DONE
+    assert resources["spdGlobalAtomic"][0] == 0  # the last group reset the counter
+    expected = source[0].astype(np.float64)
+    tolerance = 2e-3 if "A_HALF" in defines else 1e-6
+    for level in range(mips):
+        expected = expected.reshape(expected.shape[0] // 2, 2, expected.shape[1] // 2, 2, 4).mean(axis=(1, 3))
+        np.testing.assert_allclose(targets[level][0], expected, atol=tolerance, err_msg=f"mip {level + 1}")
