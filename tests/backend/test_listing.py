@@ -527,6 +527,10 @@ def test_every_sample_compiles_in_both_wave_sizes(path, wave):
     assert f"; wave size     {wave_size}" in result.text
     assert "s_endpgm" in result.text
     assert 0 < result.vgprs <= 256 and result.sgprs <= 108
+    lines = code(result.text)
+    defined = {line[:-1] for line in lines if line.endswith(":")}
+    targets = {line.split()[-1] for line in lines if line.startswith(("s_branch", "s_cbranch"))}
+    assert targets <= defined, targets - defined
     assert ("exec_lo" in result.text) == (wave_size == 32 and "exec" in result.text)
     assert ("_b64 exec" in result.text or "exec," not in result.text) if wave_size == 64 else True
 

@@ -72,6 +72,8 @@ class ControlFlow:
     def plan_control(self, layout: list[Block]) -> None:
         self.layout = layout
         self.index = {block: position for position, block in enumerate(layout)}
+        self.ir_preds = {block: [p for p in preds if p in self.index]
+                         for block, preds in self.function.predecessors().items()}
         self.regions: list[Region] = []
         self.region_of_header: dict[Block, Region] = {}
         for block in layout:
@@ -251,6 +253,7 @@ class ControlFlow:
     def thread(self, target: Block) -> Block:
         """Skip a block that only branches on (an empty ``then`` side of a uniform ``if``)."""
         while (len(target.insts) == 1 and target.insts[0].op is Op.BR and not target.phis
+               and len(self.ir_preds.get(target, ())) == 1
                and target not in self.region_of_header and not self.has_prologue(target)):
             following = target.insts[0].targets[0]
             kind, region = self.classify(target, following)

@@ -219,9 +219,9 @@ class AluSelection(MathSelection, ShapeSelection):
         scalar = element(inst.type)
         (operand,) = inst.operands
         out = self.result(inst)
-        if scalar.kind == "bool":
+        if scalar.kind == "bool":  # only the active lanes' bits: ~m would set the others'
             for index, target in enumerate(out.parts):
-                self.salu(f"s_not_{self.b}", [target], [self.mask(operand, index)])
+                self.salu(f"s_andn2_{self.b}", [target], [self.exec, self.mask(operand, index)])
             return
         packed = is_packed(inst.type, "v")
         sources = self.packed_parts(operand) if packed else self.comps(operand)
@@ -380,9 +380,13 @@ class AluSelection(MathSelection, ShapeSelection):
             self.emit_scc_compare(condition, index)
             return
         mask = self.mask(condition, index)
+        self.test_mask(mask)
+
+    def test_mask(self, mask) -> None:
+        """SCC = whether any active lane's bit is set (a uniform mask may be -1 or exec-limited)."""
         if isinstance(mask, Imm):
             mask = self.to_sgpr(mask, self.mask_size)
-        self.emit(f"s_cmp_lg_u{'32' if self.mask_size == 1 else '64'}", [], [mask, Imm(0)])
+        self.emit(f"s_and_{self.b}", [self.mask_reg()], [mask, self.exec])
 
     def mask(self, inst: Inst, index: int = 0):
         """A bool component as a lane mask operand (materialising a deferred comparison)."""

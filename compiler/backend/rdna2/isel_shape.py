@@ -85,7 +85,7 @@ class ShapeSelection:
             one = Imm(0x3C00) if to == "f16" else Imm(1.0) if to.startswith("f") else Imm(1)
             if bank == "s":
                 result = self.vreg("s")
-                self.emit(f"s_cmp_lg_u{'32' if self.mask_size == 1 else '64'}", [], [value, Imm(0)])
+                self.test_mask(value)
                 self.emit("s_cselect_b32", [result], [one, Imm(0)])
                 return result
             result = target if target is not None and self.is_vgpr(target) else self.vreg("v")
