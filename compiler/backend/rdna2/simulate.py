@@ -74,20 +74,20 @@ class Machine:
         self.exec = np.ones(self.wave, dtype=bool)
         self.scc = False
         self.bindings = list(module.bindings)
-        self.buffers = {name: np.array(array, copy=True) for name, array in buffers.items()}
+        self.buffers = {name: _copy(array) for name, array in buffers.items()}
         self.cbuffers = dict(cbuffers)
         self.lds = np.zeros(max(lds_bytes, 4), dtype=np.uint8)
         self.state = SimState(self.buffers, self.lds)
         self.v[0] = np.arange(self.wave)  # thread id x: one group, lanes in order
         self.descriptor_table = self.table()
 
-    def table(self) -> dict[int, int]:
-        """Byte offset in the descriptor table -> binding number, as isel_memory lays it out."""
+    def table(self) -> dict[int, tuple[int, int]]:
+        """Byte offset in the descriptor table -> (binding number, array element), as isel_memory lays it out."""
         table, offset = {}, 0
         ordered = [b for b in self.bindings if b.count is not None] + [b for b in self.bindings if b.count is None]
         for binding in ordered:
-            for element in range(binding.count or 1):
-                table[offset + 32 * element] = self.bindings.index(binding)
+            for element in range(binding.count or 64):
+                table[offset + 32 * element] = (self.bindings.index(binding), element)
             offset += 32 * (binding.count or 1)
         return table
 
@@ -265,9 +265,8 @@ class Machine:
         (target,) = inst.defs
         _, first, count = self.regs(target)
         if inst.mnemonic.startswith("s_load_dwordx"):  # a descriptor from the table
-            offset = self.offset(inst.uses[1])
-            binding = self.descriptor_table[offset]
-            values = [binding, 0, 1 << 30] + [0] * (count - 3)
+            binding, element = self.descriptor_table[self.offset(inst.uses[1])]
+            values = [binding, element, 1 << 30] + [0] * (count - 3)
         else:
             binding = self.bindings[int(self.s[self.regs(inst.uses[0])[1]])]
             data = np.frombuffer(bytes(self.cbuffers.get(binding.name, b"")) + bytes(4 * (count + 64)), np.uint32)
@@ -470,8 +469,60 @@ class Machine:
             valid = self.exec[lanes]
             self.write_v(inst.defs[0], np.where(valid, source[lanes], 0))
 
+    def image(self, inst: MInst) -> None:
+        """image_load(_mip) / image_store / image_get_resinfo on float4 textures given as NumPy arrays
+        ((slices,) height, width, 4), a list of them per mip level, a list of those per array element."""
+        name = inst.mnemonic
+        store = name == "image_store"
+        descriptor = next(op for op in inst.uses if getattr(op, "cls", "v") == "s")
+        first_desc = self.regs(descriptor)[1]
+        binding = self.bindings[int(self.s[first_desc])]
+        resource = self.buffers[binding.name]
+        if binding.count != 1:
+            resource = resource[int(self.s[first_desc + 1])]
+        mips = resource if isinstance(resource, list) else [resource]
+        address = []
+        for op in inst.uses[1 if store else 0:inst.uses.index(descriptor)]:
+            cls, first, count = self.regs(op)
+            address.extend(self.v[first + k] for k in range(count))
+        if name == "image_get_resinfo":
+            shape = mips[0].shape
+            fields = [shape[-2], shape[-3], shape[0] if len(shape) == 4 else 1, len(mips)]
+            dmask = int(re.search(r"dmask:0x([0-9a-f]+)", inst.modifiers).group(1), 16)
+            values = [fields[k] for k in range(4) if dmask >> k & 1]
+            for k, value in enumerate(values):
+                self.write_v(inst.defs[0], np.full(self.wave, value, np.uint32), index=k)
+            return
+        mip = address[3] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)
+        for lane in np.flatnonzero(self.exec):
+            level = int(mip[lane])
+            if level >= len(mips):
+                continue
+            texels = mips[level]
+            x, y = int(address[0][lane]), int(address[1][lane])
+            key = (int(address[2][lane]), y, x) if texels.ndim == 4 else (y, x)
+            if any(not 0 <= c < size for c, size in zip(key, texels.shape)):
+                if not store:
+                    for k in range(4):
+                        self.v[self.regs(inst.defs[0])[1] + k][lane] = 0
+                continue
+            if store:
+                data = self.regs(inst.uses[0])[1]
+                texels[key] = [self.v[data + k][lane] for k in range(4)] if texels.dtype == np.uint32 else \
+                    np.array([self.v[data + k][lane] for k in range(4)], np.uint32).view(np.float32)
+            else:
+                words = np.asarray(texels[key], np.float32).view(np.uint32)
+                for k in range(4):
+                    self.v[self.regs(inst.defs[0])[1] + k][lane] = words[k]
+
     def nothing(self, inst: MInst) -> None:
         pass
+
+
+def _copy(resource):
+    if isinstance(resource, list):
+        return [_copy(item) for item in resource]
+    return np.array(resource, copy=True)
 
 
 def _signed(value: int) -> int:
@@ -482,6 +533,7 @@ _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
     ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", Machine.buffer), ("ds_", Machine.lds_access),
+    ("image_", Machine.image),
 ]
 
 
