@@ -429,3 +429,39 @@ def test_spd_listing_matches_the_interpreter_for_one_wave(wave, mips):
             assert np.array_equal(np.asarray(want).view(np.uint32), np.asarray(have).view(np.uint32)), name
     assert np.count_nonzero(state.buffers["imgDst"][0]) > 0
     assert state.executed.get("v_add_f32_dpp") and state.executed.get("s_barrier")
+
+
+def _sample_resources(rng):
+    import numpy as np
+
+    texture = {"src": rng.random((64, 64, 4), dtype=np.float32), "mip1": np.zeros((32, 32, 4), np.float32),
+               "mip2": np.zeros((16, 16, 4), np.float32)}
+    return {
+        "samples/downsample_quad.hlsl": (texture, {}),
+        "samples/downsample_lds.hlsl": (texture, {}),
+        "samples/downsample_shuffle.hlsl": (texture, {}),
+        "samples/compaction.hlsl": (
+            {"values": rng.random(256, dtype=np.float32), "survivors": np.zeros(256, np.uint32),
+             "survivorCount": np.zeros(4, np.uint32)},
+            {"compactConstants": np.array([200], np.uint32).tobytes() + np.array([0.5], np.float32).tobytes()}),
+    }
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+@pytest.mark.parametrize("path", ["samples/downsample_quad.hlsl", "samples/downsample_lds.hlsl",
+                                  "samples/downsample_shuffle.hlsl", "samples/compaction.hlsl"])
+def test_sample_listings_match_the_interpreter(path, wave):
+    import numpy as np
+
+    from shc.compiler.backend.rdna2.simulate import simulate
+    from shc.compiler.ir.interpret import run_wave
+
+    module = compile_file(path, Options(wave_size=wave), Diagnostics())
+    buffers, cbuffers = _sample_resources(np.random.default_rng(5))[path]
+    reference = run_wave(module, buffers=buffers, cbuffers=cbuffers)
+    function = select(module)
+    allocate(function)
+    state = simulate(function, module, buffers=buffers, cbuffers=cbuffers)
+    for name in buffers:
+        assert np.array_equal(np.asarray(reference.buffers[name]).view(np.uint32),
+                              np.asarray(state.buffers[name]).view(np.uint32)), name

@@ -245,6 +245,13 @@ class Machine:
 
     def mask_op(self, inst: MInst, name: str) -> None:
         stem = name.rsplit("_", 1)[0]
+        if stem in ("lshr", "lshl"):  # 64-bit shifts of ballot masks
+            value, amount = self.mask_word(self.read_mask(inst.uses[0])), self.read(inst.uses[1]) & 63
+            word = (value >> amount if stem == "lshr" else value << amount) & ((1 << 64) - 1)
+            self.write_s(inst.defs[0], word & 0xFFFFFFFF)
+            self.write_s(inst.defs[0], word >> 32, 1)
+            self.scc = word != 0
+            return
         sources = [self.read_mask(op) for op in inst.uses]
         if stem == "mov":
             result = sources[0]
