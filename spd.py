@@ -1,8 +1,11 @@
 """``shc.spd``: mip chains with the single pass downsampler (``shc.runtime.spd``).
 
-    import shc
-    mips = shc.spd.downsample(image)
+    from shc.spd import downsample, spd_setup
+    mips = downsample(image)
 """
 
-from .runtime.spd import *  # noqa: F401,F403 - the public API of shc.runtime.spd
-from .runtime.spd import __all__  # noqa: F401
+from .runtime.spd import (MAX_MIPS, SAMPLE, TILE, Downsampler, SpdResult, SpdSetup, compiled_kernel, defines_for,
+                          downsample, full_chain, mip_shape, reference_mips, spd_setup)
+
+__all__ = ["Downsampler", "SpdResult", "SpdSetup", "compiled_kernel", "defines_for", "downsample", "full_chain",
+           "mip_shape", "reference_mips", "spd_setup", "MAX_MIPS", "SAMPLE", "TILE"]

@@ -276,17 +276,17 @@ def spd_command(
     wave_size: int = typer.Option(32, "--wave-size", help="Wave size, 32 or 64."),
 ) -> None:
     """Build a mip chain with the single pass downsampler (samples/spd.hlsl): every mip, a contact sheet."""
-    from ..runtime import spd
+    from ..runtime.spd_command import SpdInputError, command
     from ..runtime.kernel import KernelCompileError
 
     if wave_size not in (32, 64):
         fail(f"--wave-size must be 32 or 64, not {wave_size}")
     try:
-        report = spd.command(input, outdir, mips, wave_ops, linear_sampler, packed, wave_size)
+        report = command(input, outdir, mips, wave_ops, linear_sampler, packed, wave_size)
     except KernelCompileError as failure:
         print(str(failure), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
-    except (spd.SpdInputError, OSError) as failure:
+    except (SpdInputError, OSError) as failure:
         fail(str(failure))
     except Exception as failure:  # an internal error must never show a traceback
         print(internal_error_line(input, failure), file=sys.stderr)

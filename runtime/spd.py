@@ -25,6 +25,12 @@ new process cheap): ``wave_ops=False`` builds with ``SPD_NO_WAVE_OPERATIONS``
 16-bit path, ``SpdDownsampleH``: fp16 arithmetic, results within half
 precision), ``wave_size`` 32 or 64.
 
+Sub-rectangles (``rect=(left, top, width, height)``, ``spd_setup``): the dispatch
+covers the 64 x 64 tiles the rectangle touches (``workGroupOffset`` is its first
+tile), so mips 1..6 change only under those tiles; the last group rebuilds mips
+7..12 from all of mip 6 (pass the chain to update as ``out``). Mips past 6 need the
+tiles within 4096 x 4096 texels: the last group reduces one 64 x 64 tile of mip 6.
+
 Storage formats: intermediate mips are stored as float32 (so with a uint8 image,
 mips 7..12 come from an unrounded mip 6 and each mip is rounded once, at the
 end). The counter buffer (one uint per slice) belongs to the ``Downsampler``; the
@@ -36,12 +42,15 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["Downsampler", "SpdInputError", "SpdResult", "SpdSetup", "command", "compiled_kernel", "contact_sheet",
-           "defines_for", "downsample", "full_chain", "load_image", "mip_shape", "reference_mips", "spd_setup",
-           "write_chain", "MAX_MIPS", "SAMPLE", "TILE"]
+if TYPE_CHECKING:
+    from .stats import DispatchStats
+
+__all__ = ["Downsampler", "SpdResult", "SpdSetup", "compiled_kernel", "defines_for", "downsample", "full_chain",
+           "mip_shape", "reference_mips", "spd_setup", "MAX_MIPS", "SAMPLE", "TILE"]
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "spd.hlsl"
 TILE = 64  # source texels per tile side: one 256-thread group per tile
@@ -154,7 +163,7 @@ def reference_mips(image, mips: int | None = None, dtype=np.float32) -> list[np.
     float32 in the shader's summation order gives the shader's bits. With
     ``dtype=np.float16`` it approximates the packed path's rounding.
     """
-    slices, rank = _as_slices(image, any_float=True)
+    slices, rank = as_slices(image, any_float=True)
     count, height, width, _ = slices.shape
     if mips is None:
         mips = spd_setup(width, height, slices=count).mips
@@ -194,7 +203,7 @@ class SpdResult:
     mips: list[np.ndarray]  # the image's dtype, channels and rank
     storage: list[np.ndarray]  # float32 (S, h, w, 4): what the kernel wrote
     setup: SpdSetup
-    stats: object  # runtime.stats.DispatchStats (None when nothing ran)
+    stats: DispatchStats | None  # None when there was nothing to build
 
 
 _KERNELS: dict[tuple, object] = {}
@@ -234,7 +243,7 @@ def compiled_kernel(wave_ops: bool = True, linear_sampler: bool = False, packed:
         return kernel
 
 
-def _as_slices(image, any_float: bool = False) -> tuple[np.ndarray, int]:
+def as_slices(image, any_float: bool = False) -> tuple[np.ndarray, int]:
     """``image`` as (S, H, W, C), and its rank (2, 3 or 4) to give the mips back in."""
     array = np.asarray(image)
     if array.dtype not in _FORMATS and not (any_float and array.dtype.kind == "f"):
@@ -274,7 +283,11 @@ def _give_back(storage: np.ndarray, dtype: np.dtype, channels: int, rank: int) -
 
 
 class Downsampler:
-    """``samples/spd.hlsl`` compiled for one option set, with its atomic counter buffer."""
+    """``samples/spd.hlsl`` compiled for one option set, with its atomic counter buffer.
+
+    One dispatch at a time per ``Downsampler`` (they share the counter, as on a GPU);
+    ``downsample`` makes a new one per call.
+    """
 
     def __init__(self, *, wave_ops: bool = True, linear_sampler: bool = False, packed: bool = False,
                  wave_size: int = 32):
@@ -300,7 +313,7 @@ class Downsampler:
         outside the rectangle's tiles keep their values; mips 7..12 are rebuilt from
         all of mip 6). ``storage`` of a previous result fits.
         """
-        slices, rank = _as_slices(image)
+        slices, rank = as_slices(image)
         count, height, width, channels = slices.shape
         setup = spd_setup(width, height, mips, rect, slices=count)
         storage = out if out is not None else self.storage_for(slices.shape, setup.mips)
@@ -339,7 +352,11 @@ class Downsampler:
             height, width = source.shape[1:3]
             constants["invInputSize"] = (1.0 / width, 1.0 / height)
             resources["srcSampler"] = Sampler("linear", "clamp")
-        result = self.kernel.dispatch(setup.dispatch, timeout=timeout, threads=threads, **resources, **constants)
+        try:
+            result = self.kernel.dispatch(setup.dispatch, timeout=timeout, threads=threads, **resources, **constants)
+        except BaseException:
+            counter[:] = 0  # a dispatch that did not finish leaves no count behind for the next one
+            raise
         if counter.any():
             raise RuntimeError(f"the SPD counter buffer is not back at 0 after the dispatch: {counter.tolist()} "
                                f"(the last group resets it)")
@@ -355,201 +372,3 @@ def downsample(image, mips: int | None = None, *, wave_ops: bool = True, linear_
     """
     spd = Downsampler(wave_ops=wave_ops, linear_sampler=linear_sampler, packed=packed, wave_size=wave_size)
     return spd.run(image, mips).mips
-
-
-# ---------------------------------------------------------------------------------------
-# the command line: shc spd INPUT -o OUTDIR
-# ---------------------------------------------------------------------------------------
-
-
-class SpdInputError(ValueError):
-    """A problem with what ``shc spd`` was given; printed as ``shc: error: ...``."""
-
-
-def _pillow():
-    try:
-        from PIL import Image
-    except ImportError:
-        raise SpdInputError("reading and writing images needs Pillow: pip install 'pillow>=10'") from None
-    return Image
-
-
-# Pillow modes read as they are (8-bit UNORM) and the modes others are converted to.
-_PILLOW_8BIT = {"L": 1, "LA": 2, "RGB": 3, "RGBA": 4}
-_PILLOW_16BIT = ("I;16", "I;16B", "I;16L", "I;16N", "I")
-_PILLOW_CONVERT = {"1": "L", "P": "RGBA", "PA": "RGBA", "La": "LA", "RGBa": "RGBA", "RGBX": "RGB",
-                   "CMYK": "RGB", "YCbCr": "RGB", "LAB": "RGB", "HSV": "RGB"}
-_PNG_MODES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
-
-
-def _frame_array(frame) -> np.ndarray:
-    """One Pillow frame as (H, W, C): uint8 for 8-bit modes, float32 for 16-bit (/ 65535) and float."""
-    mode = frame.mode
-    if mode in _PILLOW_CONVERT:
-        mode = _PILLOW_CONVERT[mode]
-        if frame.mode == "P" and "transparency" not in frame.info:
-            mode = "RGB"
-        frame = frame.convert(mode)
-    array = np.asarray(frame)
-    if mode in _PILLOW_8BIT:
-        return array.reshape(array.shape[:2] + (_PILLOW_8BIT[mode],)).astype(np.uint8, copy=False)
-    if mode in _PILLOW_16BIT:
-        return (array.astype(np.float32) / np.float32(65535.0))[..., None]
-    if mode == "F":
-        return array.astype(np.float32)[..., None]
-    return np.asarray(frame.convert("RGBA"))
-
-
-def load_image(path) -> np.ndarray:
-    """An image for ``downsample``: a .npy array as stored (float64 becomes float32), else
-    every frame Pillow reads (a multi-page TIFF becomes array slices)."""
-    path = Path(path)
-    if not path.is_file():
-        raise SpdInputError(f"{path}: no such file")
-    if path.suffix.lower() == ".npy":
-        try:
-            array = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as failure:
-            raise SpdInputError(f"{path}: not a readable .npy file ({failure})") from None
-        if array.dtype == np.float64:
-            array = array.astype(np.float32)
-        return array
-    image_module = _pillow()
-    try:
-        with image_module.open(path) as picture:
-            frames = []
-            for index in range(getattr(picture, "n_frames", 1)):
-                picture.seek(index)
-                frames.append(_frame_array(picture))
-    except (OSError, image_module.UnidentifiedImageError) as failure:
-        raise SpdInputError(f"{path}: Pillow cannot read it ({failure})") from None
-    if len(frames) == 1:
-        return frames[0]
-    if any(frame.shape != frames[0].shape or frame.dtype != frames[0].dtype for frame in frames):
-        raise SpdInputError(f"{path}: its {len(frames)} frames differ in size or format; SPD takes slices of "
-                            f"one size")
-    return np.stack(frames)
-
-
-def _preview(level: np.ndarray, low: float, high: float) -> np.ndarray:
-    """A (h, w, C) mip as 8-bit pixels: uint8 as it is, floats mapped from [low, high] to [0, 255]."""
-    if level.dtype == np.uint8:
-        return level
-    values = (level.astype(np.float32) - np.float32(low)) / np.float32(high - low if high > low else 1.0)
-    return np.rint(np.clip(np.nan_to_num(values, nan=0.0), 0.0, 1.0) * 255.0).astype(np.uint8)
-
-
-def _preview_range(image: np.ndarray) -> tuple[float, float]:
-    """[0, 1] when the image lies in it, else its finite min and max."""
-    if image.dtype == np.uint8:
-        return 0.0, 1.0
-    finite = image[np.isfinite(image)]
-    if finite.size == 0:
-        return 0.0, 1.0
-    low, high = float(finite.min()), float(finite.max())
-    return (0.0, 1.0) if low >= 0.0 and high <= 1.0 else (low, high)
-
-
-def _save_png(pixels: np.ndarray, path: Path) -> None:
-    image_module = _pillow()
-    channels = pixels.shape[-1]
-    data = pixels[..., 0] if channels == 1 else pixels
-    picture = image_module.fromarray(np.ascontiguousarray(data))
-    if picture.mode != _PNG_MODES[channels]:
-        picture = picture.convert(_PNG_MODES[channels])
-    picture.save(path)
-
-
-def contact_sheet(levels: list[np.ndarray]) -> np.ndarray:
-    """Mips side by side on one canvas, left to right, top-aligned: (h0, sum of widths, C) uint8 pixels."""
-    height = levels[0].shape[0]
-    width = sum(level.shape[1] for level in levels)
-    canvas = np.zeros((height, width, levels[0].shape[2]), dtype=np.uint8)
-    x = 0
-    for level in levels:
-        h, w = level.shape[:2]
-        canvas[:h, x:x + w] = level
-        x += w
-    return canvas
-
-
-def write_chain(outdir, image: np.ndarray, mips: list[np.ndarray]) -> list[Path]:
-    """Every mip (PNG for uint8 images; .npy plus a PNG preview for float ones) and ``chain.png``."""
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    slices, _ = _as_slices(image)
-    levels = [_as_slices(mip)[0] for mip in mips]
-    low, high = _preview_range(slices)
-    eight_bit = slices.dtype == np.uint8
-    written: list[Path] = []
-    for number, (mip, level) in enumerate(zip(mips, levels), start=1):
-        if not eight_bit:
-            written.append(outdir / f"mip_{number:02d}.npy")
-            np.save(written[-1], mip)
-        for index in range(level.shape[0]):
-            suffix = "" if level.shape[0] == 1 else f"_slice{index:02d}"
-            written.append(outdir / f"mip_{number:02d}{suffix}.png")
-            _save_png(_preview(level[index], low, high), written[-1])
-    rows = [contact_sheet([_preview(level[index], low, high) for level in [slices] + levels])
-            for index in range(slices.shape[0])]
-    sheet = np.zeros((sum(row.shape[0] for row in rows), rows[0].shape[1], rows[0].shape[2]), dtype=np.uint8)
-    y = 0
-    for row in rows:
-        sheet[y:y + row.shape[0]] = row
-        y += row.shape[0]
-    written.append(outdir / "chain.png")
-    _save_png(sheet, written[-1])
-    return written
-
-
-def register_line(kernel) -> str:
-    """``registers: wave32 44 VGPRs (48 allocated), ...`` from the RDNA2 listing of ``kernel``."""
-    from ..compiler.backend.rdna2.listing import render_listing
-
-    listing = render_listing(kernel.module)
-    return (f"registers   wave{listing.wave_size}: {listing.vgprs} VGPRs ({listing.vgprs_allocated} allocated), "
-            f"{listing.sgprs} SGPRs, LDS {listing.lds_bytes} bytes, scratch {listing.scratch_bytes} bytes, "
-            f"occupancy {listing.occupancy} waves/SIMD (limited by {listing.limiter})")
-
-
-def _describe_image(path, image: np.ndarray) -> str:
-    slices, _ = _as_slices(image)
-    count, height, width, channels = slices.shape
-    layers = "" if count == 1 else f" x {count} slices"
-    return f"{path}: {width} x {height}{layers}, {channels} channel{'s' if channels > 1 else ''}, {image.dtype}"
-
-
-def command(input_path, outdir, mips: int | None = None, wave_ops: bool = True, linear_sampler: bool = False,
-            packed: bool = False, wave_size: int = 32) -> str:
-    """``shc spd``: downsample an image file, write the chain, return the report to print."""
-    image = load_image(input_path)
-    try:
-        _as_slices(image)
-    except (TypeError, ValueError) as failure:
-        raise SpdInputError(f"{input_path}: {failure}") from None
-    slices, _ = _as_slices(image)
-    try:
-        spd_setup(slices.shape[2], slices.shape[1], mips, slices=slices.shape[0])
-    except ValueError as failure:
-        raise SpdInputError(str(failure)) from None
-    spd = Downsampler(wave_ops=wave_ops, linear_sampler=linear_sampler, packed=packed, wave_size=wave_size)
-    result = spd.run(image, mips)
-    written = write_chain(outdir, image, result.mips)
-    setup = result.setup
-    defines = ", ".join(spd.defines) or "none"
-    lines = [
-        f"input       {_describe_image(input_path, image)}",
-        f"kernel      {SAMPLE.name}, wave{wave_size}, defines: {defines} "
-        f"({'from the disk cache' if spd.kernel.from_cache else 'compiled'})",
-        f"dispatch    {' x '.join(map(str, setup.dispatch))} groups, numWorkGroups {setup.num_work_groups}, "
-        f"workGroupOffset {setup.work_group_offset}, mips {setup.mips}",
-    ]
-    try:
-        lines.append(register_line(spd.kernel))
-    except Exception as failure:  # noqa: BLE001 - the report is extra; the mips are written
-        lines.append(f"registers   unavailable: the RDNA2 back end failed ({type(failure).__name__}: {failure})")
-    if result.stats is not None:
-        lines += ["", result.stats.format()]
-    lines += ["", f"wrote {len(written) - 1} file{'s' if len(written) != 2 else ''} for {setup.mips} mips to "
-                  f"{Path(outdir)}, and the contact sheet {written[-1]}"]
-    return "\n".join(lines)
