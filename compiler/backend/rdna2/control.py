@@ -347,7 +347,7 @@ class ControlFlow:
         if self.masked(kind, region):
             if kind == "break" and self.is_next(block, target):
                 return
-            park = region.cont_mask_reg(self) if kind == "continue" else region.mask
+            park = self.continue_mask(region) if kind == "continue" else region.mask
             self.emit(f"s_or_{self.b}", [park], [park, self.exec], comment=kind)
             self.emit(f"s_mov_{self.b}", [self.exec], [Imm(0)])
             return
@@ -438,11 +438,11 @@ class ControlFlow:
             self.salu(f"s_and_{self.b}", [lanes], [self.exec, mask])
         else:
             self.salu(f"s_andn2_{self.b}", [lanes], [self.exec, mask])
-        park = region.cont_mask_reg(self) if kind == "continue" else region.mask
+        park = self.continue_mask(region) if kind == "continue" else region.mask
         self.emit(f"s_or_{self.b}", [park], [park, lanes], comment=kind)
         self.emit(f"s_andn2_{self.b}", [self.exec], [self.exec, lanes])
         if self.masked(stay_kind, stay_region):  # both edges leave: park the rest too
-            other = stay_region.cont_mask_reg(self) if stay_kind == "continue" else stay_region.mask
+            other = self.continue_mask(stay_region) if stay_kind == "continue" else stay_region.mask
             self.emit(f"s_or_{self.b}", [other], [other, self.exec], comment=stay_kind)
             self.emit(f"s_mov_{self.b}", [self.exec], [Imm(0)])
             return
@@ -471,7 +471,13 @@ class ControlFlow:
         region.mask = self.mask_reg(f"^{region.header.name} exited")
         self.emit(f"s_mov_{self.b}", [region.mask], [Imm(0)])
         if self.has_continues(region):
-            self.emit(f"s_mov_{self.b}", [region.cont_mask_reg(self)], [Imm(0)])
+            self.emit(f"s_mov_{self.b}", [self.continue_mask(region)], [Imm(0)])
+
+    def continue_mask(self, region: Region) -> VReg:
+        """The lanes that took ``continue`` this iteration, parked until the continue block."""
+        if region.cont_mask is None:
+            region.cont_mask = self.mask_reg(f"^{region.header.name} continued")
+        return region.cont_mask
 
     def has_continues(self, region: Region) -> bool:
         return any(region.cont in (b.terminator.targets if b.terminator else []) and not
@@ -594,12 +600,3 @@ def _uint():
     from ...frontend import hlsl_types as T
 
     return T.UINT
-
-
-def _cont_mask_reg(region: Region, selector) -> VReg:
-    if region.cont_mask is None:
-        region.cont_mask = selector.mask_reg(f"^{region.header.name} continued")
-    return region.cont_mask
-
-
-Region.cont_mask_reg = _cont_mask_reg

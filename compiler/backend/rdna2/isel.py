@@ -560,6 +560,5 @@ def select(module: Module) -> MFunction:
     """The module's kernel as RDNA2 machine IR over virtual registers."""
     selector = Selector(module)
     function = selector.run()
-    function.extra_lds = selector.extra_lds
-    function.bindings_regs = selector.binding_registers
+    function.extra_lds = selector.extra_lds  # LDS the lane exchanges add to the kernel's own
     return function

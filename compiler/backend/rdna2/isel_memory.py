@@ -53,7 +53,6 @@ class MemorySelection(ImageSelection):
     def setup_abi(self) -> None:
         self.table = VReg("s", 2, "descriptor table", phys=0)
         self.descriptors: dict = {}
-        self.binding_registers: dict[str, str] = {}
         wanted = {inst.attrs.get("which") for inst in self.function.instructions() if inst.op is Op.THREAD_INPUT}
         self.group_ids = []
         if wanted & {"group_id", "dispatch_thread_id"}:
