@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
-from .host_ir import V, element, flat_scalars, is_vector
-from .host_memory import META_ARRAY_COUNT, Address, Memory, buffer_info, load_value, slot_memory, store_value
+from .host_ir import V, element, flat_scalars, is_vector, ll_scalar, mangle
+from .host_memory import (INT32_MAX, META_ARRAY_COUNT, Address, Memory, buffer_info, load_value, slot_memory,
+                          store_value)
 from .host_values import Value, cast, cast_value, unify
 
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
@@ -243,45 +244,44 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
     return b.select(border, i, result), outside_ok
 
 
-def _sample_level(em, slot: Slot, memory: Memory, kind, dims, is_array, mip: V, uv: list[V], slice_: V,
-                  offsets: list[int], linear: V, mode: V, width: int, storage: T.ScalarType) -> list[V]:
-    """Point or bilinear filtering at one mip level: ``width`` float channels."""
+def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
+                  offsets: list[V], linear: V, mode: V, width: int, storage: T.ScalarType) -> list[V]:
+    """Point or bilinear filtering at mip level ``mip`` (a lane vector): ``width`` float channels."""
     b = em.b
-    level = Level(slot, kind, dims, is_array, mip)
-    fty = uv[0].ty
-    sizes = [level.width, level.height][:len(uv)]
-    sizes = [b.cast("uitofp", b.splat(s) if is_vector(fty) else s, fty) for s in sizes]
-    linear_f = b.select(b.splat(linear) if is_vector(fty) else linear, b.const(fty, 0.5), b.zero(fty))
+    fty = b.vec("float")
+    level_width, level_height = (_level_size(b, size, mip) for size in sizes)
+    scales = [b.cast("uitofp", size, fty) for size in (level_width, level_height)][:len(uv)]
+    mip_offset = load_value(em, Memory(offsets_ptr, V("i32", str(INT32_MAX))), Address(b.binop("shl", mip, b.const(
+        mip.ty, 2))), T.INT).parts[0]
+    linear_v = b.splat(linear)
+    half_texel = b.select(linear_v, b.const(fty, 0.5), b.zero(fty))
     starts, fractions = [], []
-    for coordinate, size, offset in zip(uv, sizes, offsets):
-        texel = b.binop("fadd", b.binop("fsub", b.binop("fmul", coordinate, size), linear_f), b.const(fty, offset))
+    for coordinate, scale, offset in zip(uv, scales, offsets):
+        texel = b.binop("fadd", b.binop("fsub", b.binop("fmul", coordinate, scale), half_texel), b.splat(offset))
         start = b.call(fty, "llvm.floor", [texel])
         starts.append(start)
-        fraction = b.binop("fsub", texel, start)
-        fractions.append(b.select(b.splat(linear) if is_vector(fty) else linear, fraction, b.zero(fty)))
+        fractions.append(b.select(linear_v, b.binop("fsub", texel, start), b.zero(fty)))
     corners = [(0, 0), (1, 0), (0, 1), (1, 1)] if len(uv) == 2 else [(0, 0), (1, 0)]
     texels = []
     for dx, dy in corners:
         inside, index = None, []
         for axis, step in enumerate((dx, dy)[:len(uv)]):
             position = b.binop("fadd", starts[axis], b.const(fty, float(step))) if step else starts[axis]
-            wrapped, ok = _address_mode(b, position, sizes[axis], mode)
-            index.append(b.call(b.vec("i32") if is_vector(fty) else "i32", "llvm.fptosi.sat", [wrapped],
-                                mangle_with=[b.vec("i32") if is_vector(fty) else "i32", fty]))
+            wrapped, ok = _address_mode(b, position, scales[axis], mode)
+            index.append(b.call(b.vec("i32"), "llvm.fptosi.sat", [wrapped], mangle_with=[b.vec("i32"), fty]))
             inside = ok if inside is None else b.binop("and", inside, ok)
-        y = index[1] if len(index) > 1 else b.const("i32", 0)
-        address = _texel_address(em, slot, level, mip, index[0], y, slice_)
+        y = index[1] if len(index) > 1 else b.const(b.vec("i32"), 0)
+        row = b.binop("add", b.binop("mul", slice_, b.splat(level_height)), y)
+        texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
+        address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
         texels.append(cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts)
-    fx = b.cast("fpext", fractions[0], b.vec("float") if is_vector(fty) else "float") if element(fty) != "float" \
-        else fractions[0]
     result = []
     for channel in range(width):
-        values = [b.splat(texel[channel]) if is_vector(fx.ty) else texel[channel] for texel in texels]
-        top = _lerp(b, values[0], values[1], fx)
+        values = [texel[channel] for texel in texels]
+        top = _lerp(b, values[0], values[1], fractions[0])
         if len(uv) == 2:
-            fy = b.cast("fpext", fractions[1], fx.ty) if element(fty) != "float" else fractions[1]
-            top = _lerp(b, top, _lerp(b, values[2], values[3], fx), fy)
+            top = _lerp(b, top, _lerp(b, values[2], values[3], fractions[0]), fractions[1])
         result.append(top)
     return result
 
@@ -289,6 +289,49 @@ def _sample_level(em, slot: Slot, memory: Memory, kind, dims, is_array, mip: V, 
 def _lerp(b, a: V, c: V, t: V) -> V:
     a, c, t = unify(b, [a, c, t])
     return b.binop("fadd", a, b.binop("fmul", t, b.binop("fsub", c, a)))
+
+
+def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[str, str]:
+    """``@shc.sample...``: SampleLevel of one texture for a whole wave, out of line (one copy per
+    texture shape instead of ~500 instructions per sample)."""
+    b = em.b
+    lanes_f, lanes_i, mask = b.vec("float"), b.vec("i32"), b.mask_ty
+    result = "{ " + ", ".join([lanes_f] * width) + " }"
+    name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
+    params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "ptr", "i1", "i32",
+              lanes_f, lanes_f]
+    if name in b.helpers:
+        return name, result
+    saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
+    b.lines, b.terminated = [], False
+    p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
+    base, size, valid, u, v, slice_, lod, tex_width, tex_height, mips, offsets_ptr, linear, mode, ox, oy = p
+    em.exec = valid
+    try:
+        last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
+        clamped = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [lod, last]), b.zero(lanes_f)])
+        nearest = b.call(lanes_f, "llvm.floor", [b.binop("fadd", clamped, b.const(lanes_f, 0.5))])
+        floor = b.call(lanes_f, "llvm.floor", [clamped])
+        linear_v = b.splat(linear)
+        first = b.select(linear_v, floor, nearest)
+        blend = b.select(linear_v, b.binop("fsub", clamped, floor), b.zero(lanes_f))
+        mip0 = b.call(lanes_i, "llvm.fptoui.sat", [first], mangle_with=[lanes_i, lanes_f])
+        second = b.call(lanes_f, "llvm.minnum", [b.binop("fadd", first, b.const(lanes_f, 1.0)), last])
+        mip1 = b.call(lanes_i, "llvm.fptoui.sat", [second], mangle_with=[lanes_i, lanes_f])
+        memory = Memory(base, size, valid)
+        uv = [u, v][:axes]
+        levels = [_sample_level(em, memory, (tex_width, tex_height), offsets_ptr, mip, uv, slice_, [ox, oy], linear,
+                                mode, width, storage) for mip in (mip0, mip1)]
+        channels = [_lerp(b, near, far, blend) for near, far in zip(*levels)]
+        current = "poison"
+        for index, channel in enumerate(channels):
+            current = b.inst(result, f"insertvalue {result} {current}, {channel}, {index}").ref
+        b.terminate(f"ret {result} {current}")
+        body = [line.strip() if not line.endswith(":") else line for line in b.lines]
+    finally:
+        b.lines, b.terminated, em.exec = saved_lines, saved_terminated, saved_exec
+    b.helper(name, result, params, body, "read")
+    return name, result
 
 
 def texture_sample(em, inst, args):
@@ -299,52 +342,40 @@ def texture_sample(em, inst, args):
     array_index = rest.pop(0).parts[0] if em.bindings[name].count != 1 else None
     sampler_index = rest.pop(0).parts[0] if em.bindings[sampler_name].count != 1 else None
     coordinate, lod = rest
-    if dims - (1 if is_array else 0) > 2:
-        raise NotImplementedError(f"SampleLevel on {kind} is not supported by the host JIT")
-    slot, sampler = Slot(em, name, array_index), Slot(em, sampler_name, sampler_index)
-    filter_mode, mode = em.sgpr(Value([sampler.meta("filter")])), em.sgpr(Value([sampler.meta("address")]))
-    linear = b.icmp("eq", filter_mode, b.const("i32", 1))
-    uvw = cast_value(b, coordinate, inst.operands[-2].type, T.FLOAT).parts
-    level_of_detail = cast(b, lod.parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT)
     axes = dims - (1 if is_array else 0)
-    uvw = unify(b, uvw + [level_of_detail])
-    level_of_detail, uvw = uvw[-1], uvw[:-1]
-    fty = uvw[0].ty
-    uv = uvw[:axes]
-    offsets = list(inst.attrs.get("offset", [])) + [0, 0]
+    if axes > 2:
+        raise NotImplementedError(f"SampleLevel on {kind} is not supported by the host JIT")
+    # a descriptor lives in SGPRs: a lane-varying array index without NonUniformResourceIndex
+    # takes the first active lane's (what the hardware does with it)
+    array_index = em.sgpr(Value([array_index])) if array_index is not None else None
+    sampler_index = em.sgpr(Value([sampler_index])) if sampler_index is not None else None
+    slot, sampler = Slot(em, name, array_index), Slot(em, sampler_name, sampler_index)
+    lanes_f = b.vec("float")
+    coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-2].type, T.FLOAT).parts]
+    level_of_detail = b.splat(cast(b, lod.parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT))
     mips = slot.meta("mips")
-    last = b.cast("sitofp", b.binop("sub", mips, b.const("i32", 1)), "float")
-    last = b.splat(last) if is_vector(fty) else last
     if is_array:
-        slices = b.cast("uitofp", slot.meta("depth"), "float")
-        slices = b.splat(slices) if is_vector(fty) else slices
-        layer = b.call(fty, "llvm.floor", [b.binop("fadd", uvw[axes], b.const(fty, 0.5))])
-        layer = b.call(fty, "llvm.maxnum", [b.call(fty, "llvm.minnum", [layer, b.binop("fsub", slices, b.const(fty, 1.0))]),
-                                            b.zero(fty)])
-        slice_ = b.call(b.vec("i32") if is_vector(fty) else "i32", "llvm.fptoui.sat", [layer],
-                        mangle_with=[b.vec("i32") if is_vector(fty) else "i32", fty])
+        slices = b.splat(b.cast("uitofp", slot.meta("depth"), "float"))
+        layer = b.call(lanes_f, "llvm.floor", [b.binop("fadd", coords[axes], b.const(lanes_f, 0.5))])
+        highest = b.binop("fsub", slices, b.const(lanes_f, 1.0))
+        layer = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [layer, highest]), b.zero(lanes_f)])
+        slice_ = b.call(b.vec("i32"), "llvm.fptoui.sat", [layer], mangle_with=[b.vec("i32"), lanes_f])
     else:
-        slice_ = b.const("i32", 0)
-    clamped = b.call(fty, "llvm.maxnum", [b.call(fty, "llvm.minnum", [level_of_detail, last]), b.zero(fty)])
-    nearest = b.call(fty, "llvm.floor", [b.binop("fadd", clamped, b.const(fty, 0.5))])
-    base = b.call(fty, "llvm.floor", [clamped])
-    linear_v = b.splat(linear) if is_vector(fty) else linear
-    first = b.select(linear_v, base, nearest)
-    blend = b.select(linear_v, b.binop("fsub", clamped, base), b.zero(fty))
-    to_int = b.vec("i32") if is_vector(fty) else "i32"
-    mip0 = b.call(to_int, "llvm.fptoui.sat", [first], mangle_with=[to_int, fty])
-    mip1 = b.call(to_int, "llvm.fptoui.sat", [b.call(fty, "llvm.minnum", [b.binop("fadd", first, b.const(fty, 1.0)), last])],
-                  mangle_with=[to_int, fty])
+        slice_ = b.zero(b.vec("i32"))
     memory = slot_memory(em, name, array_index)
-    memory = memory.restricted(b, _and(b, slot.valid, b.icmp("sgt", mips, b.const("i32", 0))))
+    valid = b.mask_and(em.exec, b.splat(_and(b, memory.valid, slot.valid, b.icmp("sgt", mips, b.const("i32", 0)))))
+    meta = em.ctx_field("meta", 16)
+    offsets_ptr = b.gep(meta, b.binop("shl", slot.meta("mip_offsets"), b.const("i32", 2)))
     width = min(len(flat_scalars(inst.type)), 4)
-    storage = _storage(em, name)
-    near = _sample_level(em, slot, memory, kind, dims, is_array, mip0, uv, slice_, offsets, linear, mode,
-                         width, storage)
-    far = _sample_level(em, slot, memory, kind, dims, is_array, mip1, uv, slice_, offsets, linear, mode,
-                        width, storage)
-    blend = b.cast("fpext", blend, b.vec("float") if is_vector(fty) else "float") if element(fty) != "float" else blend
-    channels = [_lerp(b, n, f, blend) for n, f in zip(near, far)]
+    helper, result = _sample_helper(em, axes, _storage(em, name), width)
+    offsets = (list(inst.attrs.get("offset", [])) + [0, 0])[:2]
+    linear = b.icmp("eq", sampler.meta("filter"), b.const("i32", 1))
+    height = slot.meta("height") if axes == 2 else b.const("i32", 1)
+    arguments = [memory.base, memory.size, valid, coords[0], coords[1] if axes == 2 else b.zero(lanes_f), slice_,
+                 level_of_detail, slot.meta("width"), height, mips, offsets_ptr, linear, sampler.meta("address"),
+                 b.const(lanes_f, float(offsets[0])), b.const(lanes_f, float(offsets[1]))]
+    sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
+    channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])
 
 
