@@ -261,8 +261,10 @@ def _rgba32f(slices: np.ndarray) -> np.ndarray:
     """The source texture: float32 RGBA, the caller's array itself when it already is one."""
     if slices.dtype == np.float32 and slices.shape[-1] == 4 and slices.flags.c_contiguous:
         return slices
-    texels = np.zeros(slices.shape[:3] + (4,), dtype=np.float32)
     channels = slices.shape[-1]
+    texels = np.empty(slices.shape[:3] + (4,), dtype=np.float32)
+    if channels < 4:
+        texels[..., channels:] = 0.0
     if slices.dtype == np.uint8:
         np.divide(slices, np.float32(255.0), out=texels[..., :channels], dtype=np.float32)
     else:
@@ -271,10 +273,14 @@ def _rgba32f(slices: np.ndarray) -> np.ndarray:
 
 
 def _give_back(storage: np.ndarray, dtype: np.dtype, channels: int, rank: int) -> np.ndarray:
-    """One mip in the caller's format: dtype, channel count, rank."""
+    """One mip in the caller's format: dtype, channel count, rank (uint8: UNORM, round to nearest even)."""
     values = storage if channels == 4 else storage[..., :channels]
     if dtype == np.uint8:
-        values = np.rint(np.clip(np.nan_to_num(values, nan=0.0), 0.0, 1.0) * np.float32(255.0)).astype(np.uint8)
+        scaled = np.multiply(values, np.float32(255.0))
+        np.fmax(scaled, np.float32(0.0), out=scaled)  # fmax: NaN becomes 0
+        np.minimum(scaled, np.float32(255.0), out=scaled)
+        np.rint(scaled, out=scaled)
+        values = scaled.astype(np.uint8)
     elif dtype != np.float32:
         values = values.astype(dtype)
     elif channels != 4:
