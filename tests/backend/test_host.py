@@ -1,7 +1,7 @@
 """The host JIT (compiler/backend/host.py) against the IR interpreter, wave32 and wave64.
 
-A small local harness JITs a kernel with llvmlite (MCJIT, the new pass manager at
-O2), binds NumPy arrays to its resource slots the way runtime/abi.py describes,
+A small local harness JITs a kernel (``host_jit.jit``: llvmlite's MCJIT, the new
+pass manager at O2), binds NumPy arrays to its resource slots the way runtime/abi.py describes,
 and runs one group: every wave up to a barrier, then all of them past it, until
 each is done. Expected results come from ``interpret.run_wave`` run wave after
 wave on the same inputs (kernels whose waves do not talk to each other), or from
@@ -19,9 +19,10 @@ from textwrap import dedent
 import numpy as np
 import pytest
 
-llvm = pytest.importorskip("llvmlite.binding")
+pytest.importorskip("llvmlite.binding")
 
 from shc.compiler.backend.host import META_ARRAY_COUNT, build_host_module  # noqa: E402
+from shc.compiler.backend.host_jit import jit  # noqa: E402
 from shc.compiler.diagnostics import Diagnostics  # noqa: E402
 from shc.compiler.ir.interpret import run_wave  # noqa: E402
 from shc.compiler.ir.reader import read_module  # noqa: E402
@@ -34,14 +35,6 @@ WAVE_SIZES = (32, 64)
 # the harness
 # ---------------------------------------------------------------------------------------
 
-llvm.initialize_native_target()
-llvm.initialize_native_asmprinter()
-
-
-def target_machine():
-    """A host target machine (MCJIT takes ownership of the one it is given)."""
-    return llvm.Target.from_default_triple().create_target_machine(
-        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=2)
 
 
 class Context(ctypes.Structure):
@@ -49,21 +42,6 @@ class Context(ctypes.Structure):
                 ("lds", ctypes.c_void_p), ("scratch", ctypes.c_void_p), ("stop", ctypes.c_void_p),
                 ("counters", ctypes.c_void_p), ("wave_size", ctypes.c_int32), ("numthreads", ctypes.c_int32 * 3),
                 ("group_count", ctypes.c_int32 * 3)]
-
-
-def jit(kernel):
-    machine = target_machine()
-    module = llvm.parse_assembly(kernel.llvm_ir)
-    module.triple = llvm.get_process_triple()
-    module.data_layout = str(machine.target_data)
-    module.verify()
-    builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=2))
-    builder.getModulePassManager().run(module, builder)
-    engine = llvm.create_mcjit_compiler(module, machine)
-    engine.finalize_object()
-    function = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
-        engine.get_function_address(kernel.entry))
-    return engine, function
 
 
 def staged_texture(mips: list[np.ndarray], is_array: bool):
@@ -93,7 +71,8 @@ class Group:
 
     def __init__(self, kernel, compiled: Group | None = None):
         self.kernel = kernel
-        self.engine, self.function = (compiled.engine, compiled.function) if compiled else jit(kernel)
+        self.compiled = compiled.compiled if compiled else jit(kernel)
+        self.function = self.compiled.function
 
     def bind(self, resources: dict):
         kernel = self.kernel
@@ -525,6 +504,8 @@ groupshared uint tile[NT];
 void main(uint i : SV_GroupIndex) {
     uint acc = i;
     float f = i * 0.5;
+    half h = (half)(i % 16) * (half)0.5;          // 16-bit and bool values live across the barriers
+    bool odd = (i & 1) != 0;
     for (uint round = 0; round < 4; ++round) {   // a uniform loop with two barriers
         tile[i] = acc * 3 + round;
         GroupMemoryBarrierWithGroupSync();
@@ -532,7 +513,7 @@ void main(uint i : SV_GroupIndex) {
         f = f * 1.5 + acc;
         GroupMemoryBarrierWithGroupSync();
     }
-    result[i] = acc ^ (uint)f;
+    result[i] = (acc ^ (uint)f) + (odd ? (uint)(h * (half)4) : 7u);
 }
 """
 
@@ -545,7 +526,9 @@ def lds_rounds_expected(threads: int) -> np.ndarray:
         tile = acc * np.uint32(3) + np.uint32(round_)
         acc = acc + tile[(lanes + 1 + round_ * 7) % threads]
         f = f * np.float32(1.5) + acc.astype(np.float32)
-    return acc ^ f.astype(np.uint32)
+    odd = (lanes & 1) != 0
+    bonus = np.where(odd, (lanes % 16) * 2, 7).astype(np.uint32)
+    return (acc ^ f.astype(np.uint32)) + bonus
 
 
 @pytest.mark.parametrize("wave_size", WAVE_SIZES)
