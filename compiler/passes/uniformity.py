@@ -11,10 +11,13 @@ varying as its operands:
 - ``LANE``: may differ per lane (thread ids, lane index, prefix scans, quad and
   shuffle reads, atomics' returned values) and lives in VGPRs.
 
-Control dependence follows the structured CFG: phis at the merge of a selection
-whose condition varies are as varying as the condition; a loop whose exits
-depend on varying conditions makes its merge phis, and the loop's values used
-after it, varying too. A barrier inside a region controlled by a lane-varying
+Control dependence comes from post-dominance (made transitive): a block depends
+on every branch that decides whether it runs. A phi varies as much as the
+branches that decide which predecessor a lane arrives from (those that control
+a predecessor but not the phi's own block): the merge of a divergent ``if``, a
+``switch`` case reached by fall-through, a loop's merge and continue blocks. A
+loop that lanes leave at different iterations (a divergent exit condition, or a
+``break`` under a divergent ``if``) makes its values used after it varying too. A barrier inside a region controlled by a lane-varying
 condition is an error (FXC's rule, which DXC no longer checks); under a
 wave-uniform but not group-uniform condition it is a warning.
 """
@@ -110,46 +113,87 @@ class Uniformity(Pass):
 
 def analyze(function: Function) -> UniformityInfo:
     levels: dict[Inst, int] = {}
-    block_levels: dict[Block, int] = {block: GROUP for block in function.blocks}
     regions = Regions(function)
+    preds = function.predecessors()
     changed = True
     while changed:
         changed = False
-        control = _control_levels(function, levels, regions)
-        merges = _merge_levels(function, levels, regions)
         for block in function.blocks:
-            if control.get(block, GROUP) > block_levels[block]:
-                block_levels[block] = control[block]
-                changed = True
-            merge_level = merges.get(block, GROUP)
+            merge_level = regions.merge_level(levels, block, preds.get(block, []))
             for inst in block.insts:
                 new = _level_of(inst, levels, merge_level)
                 if new > levels.get(inst, -1):
                     levels[inst] = new
                     changed = True
         changed = _temporal_divergence(function, levels, regions) or changed
+    block_levels = {block: regions.control_level(levels, block) for block in function.blocks}
     return UniformityInfo(levels, block_levels)
 
 
 class Regions:
-    """Each structured header's region and exiting blocks, computed once per analysis."""
+    """Control dependence (transitive, from post-dominance) and each loop's exits.
+
+    ``controls[B]`` is every branching block whose decision, directly or through
+    other branches, says whether B runs. Computed once per analysis: the CFG does
+    not change while levels are propagated.
+    """
 
     def __init__(self, function: Function):
-        self.depends = control_dependences(function)
-        self.body: dict[Block, set[Block]] = {}
-        self.exits: dict[Block, list[Block]] = {}
+        direct = control_dependences(function)
+        self.controls: dict[Block, set[Block]] = {}
+        for block in direct:
+            closure: set[Block] = set()
+            work = list(direct[block])
+            while work:
+                header = work.pop()
+                if header not in closure:
+                    closure.add(header)
+                    work.extend(direct.get(header, ()))
+            self.controls[block] = closure
+        self.loops: dict[Block, tuple[set[Block], list[Block]]] = {}
         for block in function.blocks:
-            if block.kind is None:
-                continue
-            body = region(block, block.merge)
-            self.body[block] = body
             if block.kind == "loop":
-                members = body | {block}
-                self.exits[block] = [m for m in members if block.merge in m.successors]
-                self.exits[block].sort(key=function.blocks.index)
+                members = region(block, block.merge) | {block}
+                exits = sorted((m for m in members if block.merge in m.successors), key=function.blocks.index)
+                self.loops[block] = (members, exits)
 
-    def loop_exit_level(self, levels: dict[Inst, int], header: Block) -> int:
-        return max((_condition_level(levels, member) for member in self.exits[header]), default=GROUP)
+    def control_level(self, levels: dict[Inst, int], block: Block) -> int:
+        """The most varying condition among the branches that decide whether ``block`` runs."""
+        return max((_condition_level(levels, header) for header in self.controls.get(block, ())),
+                   default=GROUP)
+
+    def merge_level(self, levels: dict[Inst, int], block: Block, preds: list[Block]) -> int:
+        """How varying the choice of incoming edge is for ``block``'s phis.
+
+        A branch decides it when it is itself a predecessor, or when it controls some
+        predecessors but not all of them, or controls a predecessor but not the
+        block; a branch around the whole construct (controlling the block and every
+        predecessor alike) does not. A loop header's phis take the entry value on
+        the first iteration and the back edge's on every later one, for every lane
+        still in the loop at once, so no branch decides them.
+        """
+        if block.kind == "loop":
+            return GROUP
+        own = self.controls.get(block, set())
+        pred_controls = [self.controls.get(pred, set()) for pred in preds]
+        candidates = set().union(*pred_controls) if pred_controls else set()
+        deciding = {pred for pred in preds if len(pred.successors) > 1}
+        for header in candidates:
+            controls_all = all(header in controls for controls in pred_controls)
+            if header not in own or not controls_all:
+                deciding.add(header)
+        return max((_condition_level(levels, header) for header in deciding), default=GROUP)
+
+    def exit_level(self, levels: dict[Inst, int], header: Block) -> int:
+        """How varying the iteration is at which lanes leave the loop at ``header``."""
+        members, exits = self.loops[header]
+        level = GROUP
+        for block in exits:
+            deciding = {b for b in self.controls.get(block, ()) if b in members}
+            if len(block.successors) > 1:
+                deciding.add(block)
+            level = max([level] + [_condition_level(levels, b) for b in deciding])
+        return level
 
 
 def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
@@ -168,60 +212,18 @@ def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
     return operand_level
 
 
-def _control_levels(function: Function, levels: dict[Inst, int], regions: Regions) -> dict[Block, int]:
-    """For each block, the most varying branch condition that decides whether it runs.
-
-    Control dependence comes from post-dominance, so a ``break`` inside an ``if``
-    makes the rest of the loop depend on the condition but not the code after the
-    loop; dependence is transitive (a block inside a nested if inherits the outer
-    condition through the inner header).
-    """
-    control: dict[Block, int] = {}
-    changed = True
-    while changed:
-        changed = False
-        for block, headers in regions.depends.items():
-            level = max((max(_condition_level(levels, header), control.get(header, GROUP))
-                         for header in headers), default=GROUP)
-            if level > control.get(block, GROUP):
-                control[block] = level
-                changed = True
-    return control
-
-
-def _merge_levels(function: Function, levels: dict[Inst, int], regions: Regions) -> dict[Block, int]:
-    """How varying the choice of incoming edge is for the phis of each merge block."""
-    merges: dict[Block, int] = {}
-    for header, body in regions.body.items():
-        if header.kind == "loop":
-            level = regions.loop_exit_level(levels, header)
-            # Header phis vary when lanes leave the body at different iterations.
-            back = max((_condition_level(levels, member) for member in body | {header}
-                        if header in member.successors), default=GROUP)
-            merges[header] = max(merges.get(header, GROUP), level, back)
-        else:
-            level = _condition_level(levels, header)
-        merges[header.merge] = max(merges.get(header.merge, GROUP), level)
-    return merges
-
-
 def _temporal_divergence(function: Function, levels: dict[Inst, int], regions: Regions) -> bool:
-    """Values defined in a loop with varying exits are varying where used after the loop."""
+    """Values defined in a loop that lanes leave at different iterations vary after it."""
     changed = False
-    outside_uses: dict[Block, set[Inst]] = {}
-    for header, body in regions.body.items():
-        if header.kind != "loop":
-            continue
-        exit_level = regions.loop_exit_level(levels, header)
+    for header, (members, _) in regions.loops.items():
+        exit_level = regions.exit_level(levels, header)
         if exit_level == GROUP:
             continue
-        members = body | {header}
-        if header not in outside_uses:
-            outside_uses[header] = {operand for block in function.blocks if block not in members
-                                    for user in block.insts for operand in user.operands}
+        used_outside = {operand for block in function.blocks if block not in members
+                        for user in block.insts for operand in user.operands}
         for member in members:
             for inst in member.insts:
-                if levels.get(inst, GROUP) < exit_level and inst in outside_uses[header]:
+                if levels.get(inst, GROUP) < exit_level and inst in used_outside:
                     levels[inst] = exit_level
                     changed = True
     return changed

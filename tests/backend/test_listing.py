@@ -177,8 +177,8 @@ BREAK_CONTINUE = """
     void main(uint tid : SV_GroupIndex) {
         uint r = 0;
         for (uint i = 0; i < tid; i++) {
-            if (buf[i] == 3) continue;
-            if (buf[i + 1] == 4) break;
+            if (buf[tid + i] == 3) continue;
+            if (buf[tid + i + 1] == 4) break;
             r += i;
         }
         buf[tid] = r;
@@ -188,29 +188,37 @@ BREAK_CONTINUE = """
 
 def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
     text = listing(BREAK_CONTINUE).text
+    # the counter is the same for every lane still in the loop: an SGPR
     assert_excerpt(text, """
-        v_cmp_eq_u32 s8, 3, v3
-        s_and_saveexec_b32 s9, s8
-        s_xor_b32 s9, exec_lo, s9
+        v_cmp_lt_u32 s9, s6, v0
+        s_andn2_b32 s10, exec_lo, s9
+        s_or_b32 s7, s7, s10
+        s_andn2_b32 exec_lo, exec_lo, s10
+        s_cbranch_execz .LBB0_8
+    """)
+    assert_excerpt(text, """
+        v_cmp_eq_u32 s9, 3, v3
+        s_and_saveexec_b32 s10, s9
+        s_xor_b32 s10, exec_lo, s10
         s_cbranch_execz .LBB0_4
-        s_or_b32 s7, s7, exec_lo
+        s_or_b32 s8, s8, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_4:
-        s_or_b32 exec_lo, exec_lo, s9
+        s_or_b32 exec_lo, exec_lo, s10
     """)
     assert_excerpt(text, """
         s_cbranch_execz .LBB0_6
-        s_or_b32 s6, s6, exec_lo
+        s_or_b32 s7, s7, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_6:
-        s_or_b32 exec_lo, exec_lo, s9
-        v_add_nc_u32 v2, v2, v1
-        s_or_b32 exec_lo, exec_lo, s7
-        s_mov_b32 s7, 0
-        v_add_nc_u32 v1, 1, v1
+        s_or_b32 exec_lo, exec_lo, s10
+        v_add_nc_u32 v1, s6, v1
+        s_or_b32 exec_lo, exec_lo, s8
+        s_mov_b32 s8, 0
+        s_add_u32 s6, s6, 1
         s_cbranch_execnz .LBB0_1
         .LBB0_8:
-        s_or_b32 exec_lo, exec_lo, s6
+        s_or_b32 exec_lo, exec_lo, s7
     """)
 
 

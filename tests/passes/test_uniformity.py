@@ -197,3 +197,60 @@ def test_a_divergent_break_controls_the_rest_of_the_loop_but_not_what_follows_it
     # the one after the loop is reached by every thread
     errors = [str(d.coord) for d in diagnostics.items if d.severity == "error"]
     assert errors == ["k.hlsl:20:5"]
+
+
+def test_break_under_a_divergent_if_makes_the_loop_merge_phi_divergent():
+    result = levels("""
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=0}
+          %2 = const uint {value=1}
+          %3 = const uint {value=8}
+          br ^head
+        ^head:
+          %4 = phi uint [%1, ^entry], [%5, ^cont]
+          %6 = lt bool %4, %3
+          loop ^end ^cont
+          cond_br %6, ^body, ^end
+        ^body:
+          %7 = eq bool %0, %4
+          selection ^join
+          cond_br %7, ^brk, ^join
+        ^brk:
+          br ^end
+        ^join:
+          br ^cont
+        ^cont:
+          %5 = add uint %4, %2
+          br ^head
+        ^end:
+          %8 = phi uint [%1, ^head], [%2, ^brk]
+          ret
+        }
+    """)
+    # every lane sees the same counter while it is in the loop ...
+    assert result["%4"] == GROUP
+    # ... but lanes leave by different edges: which constant they see afterwards varies
+    assert result["%8"] == LANE
+
+
+def test_switch_fall_through_and_continue_joins_are_divergent_joins():
+    result = levels("""
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=1}
+          %2 = const uint {value=2}
+          switch_merge ^end
+          switch %0, ^end, ^case0, ^case1 {cases=[0, 1]}
+        ^case0:
+          br ^case1
+        ^case1:
+          %3 = phi uint [%1, ^case0], [%2, ^entry]
+          br ^end
+        ^end:
+          ret
+        }
+    """)
+    assert result["%3"] == LANE  # lane 0 falls through from case 0, lane 1 jumps in
