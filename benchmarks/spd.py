@@ -19,8 +19,9 @@ For each RGBA32F N x N source, the full chain (floor(log2 N) mips):
 Then the cold compile-to-first-result time (a new process, an empty kernel cache, a
 256 x 256 image) and the warm one (a new process, the cache filled by the cold run), with
 the import time separately (Python's bytecode cached in both, as in an installed package). Targets (issue 6): faster than numpy at 4096^2, within 4x of
-the bound, cold < 2 s, warm < 0.2 s. Each figure is the best of --repeat runs after a
-warm-up. The machine's other load shows up in every column alike; the ratios are the point.
+the bound, cold < 2 s, warm < 0.2 s. The contestants run in rounds (one of each per round,
+--repeat rounds after a warm-up round): times are the best round's, ratios the median of
+the ratios within a round, so load from elsewhere on the machine skews them least.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -76,6 +78,19 @@ def numpy_two_threads(image: np.ndarray, mips: int) -> list[np.ndarray]:
     return [mip1] + reference_mips(mip1, mips - 1)
 
 
+def rounds(contestants: dict, repeat: int) -> dict[str, list[float]]:
+    """Each contestant timed once per round, round after round (after one warm-up round), so
+    that load from elsewhere on the machine hits all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in contestants}
+    for round_index in range(repeat + 1):
+        for name, function in contestants.items():
+            start = time.perf_counter()
+            function()
+            if round_index:
+                times[name].append(time.perf_counter() - start)
+    return times
+
+
 def bench_size(size: int, repeat: int) -> dict:
     from shc.spd import Downsampler, downsample, reference_mips
 
@@ -83,28 +98,27 @@ def bench_size(size: int, repeat: int) -> dict:
     spd = Downsampler()
     result = spd.run(image)
     mips = result.setup.mips
-    expected = reference_mips(image)
-    exact = all(np.array_equal(a, b) for a, b in zip(result.mips, expected))
+    exact = all(np.array_equal(a, b) for a, b in zip(result.mips, reference_mips(image)))
     storage = result.storage
-    dispatch = []
-
-    def reuse() -> None:
-        dispatch.append(spd.run(image, out=storage).stats.seconds)
-
-    figures = {
-        "size": size, "mips": mips, "exact": exact,
-        "shc": best(lambda: downsample(image), repeat),
-        "shc_reuse": best(reuse, repeat),
-        "numpy": best(lambda: reference_mips(image), repeat),
-        "numpy_threads": best(lambda: numpy_two_threads(image, mips), repeat),
-    }
-    figures["dispatch"] = min(dispatch)
     target = np.empty_like(image)
-    copy = best(lambda: np.copyto(target, image), repeat)
-    figures["copy"] = copy
-    figures["bandwidth"] = 2 * image.nbytes / copy  # bytes read + written per second
-    chain_bytes = sum(level.nbytes for level in result.storage)
-    figures["bound"] = (image.nbytes + chain_bytes) / figures["bandwidth"]
+    dispatch = []
+    times = rounds({
+        "shc": lambda: downsample(image),
+        "shc_reuse": lambda: dispatch.append(spd.run(image, out=storage).stats.seconds),
+        "numpy": lambda: reference_mips(image),
+        "numpy_threads": lambda: numpy_two_threads(image, mips),
+        "copy": lambda: np.copyto(target, image),
+    }, repeat)
+    # the bound: the source read once and the chain written once, at copyto's bytes per second
+    traffic = (image.nbytes + sum(level.nbytes for level in storage)) / (2 * image.nbytes)
+    times["bound"] = [copy * traffic for copy in times["copy"]]
+    times["dispatch"] = dispatch[1:]  # the warm-up round's is not counted
+    figures = {"size": size, "mips": mips, "exact": exact}
+    figures.update({name: min(values) for name, values in times.items()})
+    figures["bandwidth"] = 2 * image.nbytes / figures["copy"]
+    for name, (over, under) in {"numpy/shc": ("numpy", "shc"), "shc/bound": ("shc", "bound"),
+                                "reuse/bound": ("shc_reuse", "bound")}.items():
+        figures[name] = statistics.median(a / b for a, b in zip(times[over], times[under]))
     return figures
 
 
@@ -115,8 +129,9 @@ def print_sizes(rows: list[dict]) -> None:
         ms = {key: row[key] * 1e3 for key in ("shc", "shc_reuse", "dispatch", "numpy", "numpy_threads", "bound")}
         print(f"{row['size']}^2{'':<{8 - len(str(row['size']))}}{row['mips']:>5}{ms['shc']:>8.1f}ms"
               f"{ms['shc_reuse']:>8.1f}ms{ms['dispatch']:>8.1f}ms{ms['numpy']:>8.1f}ms{ms['numpy_threads']:>8.1f}ms"
-              f"{ms['bound']:>8.1f}ms   {row['numpy'] / row['shc']:>8.2f}x{row['shc'] / row['bound']:>9.2f}x"
-              f"{row['shc_reuse'] / row['bound']:>11.2f}x  {'yes' if row['exact'] else 'NO'}")
+              f"{ms['bound']:>8.1f}ms   {row['numpy/shc']:>8.2f}x{row['shc/bound']:>9.2f}x"
+              f"{row['reuse/bound']:>11.2f}x  {'yes' if row['exact'] else 'NO'}")
+    print("  times: best round; ratios: median over rounds of the ratio within a round")
     for row in rows:
         print(f"  {row['size']}^2: numpy.copyto {row['copy'] * 1e3:.1f} ms = {row['bandwidth'] / 1e9:.1f} GB/s "
               f"(read + write)")
