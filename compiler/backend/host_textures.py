@@ -219,7 +219,7 @@ def texture_store(em, inst, args):
 
 def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
     """An integer-valued float texel index wrapped by the address mode; and whether it is
-    inside (border mode reads transparent black outside)."""
+    inside (border mode reads the border color outside)."""
     one = b.const(i.ty, 1.0)
     clamped = b.call(i.ty, "llvm.maxnum", [b.call(i.ty, "llvm.minnum", [i, b.binop("fsub", n, one)]),
                                            b.zero(i.ty)])
@@ -245,7 +245,8 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
 
 
 def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
-                  offsets: list[V], linear: V, mode: V, width: int, storage: T.ScalarType) -> list[V]:
+                  offsets: list[V], linear: V, mode: V, width: int, storage: T.ScalarType,
+                  border: list[V]) -> list[V]:
     """Point or bilinear filtering at mip level ``mip`` (a lane vector): ``width`` float channels."""
     b = em.b
     fty = b.vec("float")
@@ -275,7 +276,8 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V
         texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
         address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
-        texels.append(cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts)
+        texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
+        texels.append([b.select(inside, part, b.splat(color)) for part, color in zip(texel, border)])
     result = []
     for channel in range(width):
         values = [texel[channel] for texel in texels]
@@ -299,13 +301,14 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
     result = "{ " + ", ".join([lanes_f] * width) + " }"
     name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
     params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "ptr", "i1", "i32",
-              lanes_f, lanes_f]
+              lanes_f, lanes_f, "float", "float", "float", "float"]
     if name in b.helpers:
         return name, result
     saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
     b.lines, b.terminated = [], False
     p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
-    base, size, valid, u, v, slice_, lod, tex_width, tex_height, mips, offsets_ptr, linear, mode, ox, oy = p
+    base, size, valid, u, v, slice_, lod, tex_width, tex_height, mips, offsets_ptr, linear, mode, ox, oy = p[:15]
+    border = p[15:]
     em.exec = valid
     try:
         last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
@@ -321,7 +324,7 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
         memory = Memory(base, size, valid)
         uv = [u, v][:axes]
         levels = [_sample_level(em, memory, (tex_width, tex_height), offsets_ptr, mip, uv, slice_, [ox, oy], linear,
-                                mode, width, storage) for mip in (mip0, mip1)]
+                                mode, width, storage, border) for mip in (mip0, mip1)]
         channels = [_lerp(b, near, far, blend) for near, far in zip(*levels)]
         current = "poison"
         for index, channel in enumerate(channels):
@@ -332,6 +335,12 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
         b.lines, b.terminated, em.exec = saved_lines, saved_terminated, saved_exec
     b.helper(name, result, params, body, "read")
     return name, result
+
+
+def border_color(em, sampler_name: str, sampler_index: V | None) -> list[V]:
+    """The sampler slot's float32[4] border color (transparent black when the slot has none)."""
+    memory = slot_memory(em, sampler_name, sampler_index)
+    return load_value(em, memory, Address(em.b.const("i32", 0)), T.vector(T.FLOAT, 4)).parts
 
 
 def texture_sample(em, inst, args):
@@ -374,6 +383,7 @@ def texture_sample(em, inst, args):
     arguments = [memory.base, memory.size, valid, coords[0], coords[1] if axes == 2 else b.zero(lanes_f), slice_,
                  level_of_detail, slot.meta("width"), height, mips, offsets_ptr, linear, sampler.meta("address"),
                  b.const(lanes_f, float(offsets[0])), b.const(lanes_f, float(offsets[1]))]
+    arguments += border_color(em, sampler_name, sampler_index)
     sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
     channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])

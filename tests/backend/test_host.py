@@ -99,9 +99,11 @@ class Group:
             meta[0], meta[1] = int(info.kind), info.stride
             if item is None:
                 continue
-            if info.kind is ResourceKind.SAMPLER:
-                meta[7], meta[8] = item
-                continue
+            if info.kind is ResourceKind.SAMPLER:  # (filter, address[, border color])
+                meta[7], meta[8] = item[:2]
+                if len(item) < 3:
+                    continue
+                item = np.array(item[2], np.float32)
             if info.kind is ResourceKind.TEXTURE:
                 mips = item if isinstance(item, list) else [item]
                 data, levels, offsets, (width, height, depth) = staged_texture(mips, info.hlsl_kind.endswith("Array"))
@@ -756,8 +758,11 @@ void main(uint i : SV_GroupIndex) {
 """
 
 
+BORDER = np.array([0.25, 0.5, 0.75, 1.0])
+
+
 def _address(i: np.ndarray, n: int, mode: int):
-    """Texel index through an address mode: (index, inside) (border: outside reads 0)."""
+    """Texel index through an address mode: (index, inside) (border: outside reads BORDER)."""
     if mode == 0:
         return np.clip(i, 0, n - 1), np.ones(i.shape, bool)
     if mode == 1:
@@ -775,7 +780,7 @@ def _sample_level(level: np.ndarray, u, v, linear: bool, mode: int, offset=(0, 0
     if not linear:
         (x, xin), (y, yin) = _address(np.floor(u * w + offset[0]).astype(int), w, mode), \
             _address(np.floor(v * h + offset[1]).astype(int), h, mode)
-        return level[y, x] * (xin & yin)[:, None]
+        return np.where((xin & yin)[:, None], level[y, x], BORDER)
     fx, fy = u * w - 0.5 + offset[0], v * h - 0.5 + offset[1]
     x0, y0 = np.floor(fx), np.floor(fy)
     a, b = (fx - x0)[:, None], (fy - y0)[:, None]
@@ -783,7 +788,7 @@ def _sample_level(level: np.ndarray, u, v, linear: bool, mode: int, offset=(0, 0
     for dx in (0, 1):
         for dy in (0, 1):
             (x, xin), (y, yin) = _address(x0.astype(int) + dx, w, mode), _address(y0.astype(int) + dy, h, mode)
-            texels[dx, dy] = level[y, x] * (xin & yin)[:, None]
+            texels[dx, dy] = np.where((xin & yin)[:, None], level[y, x], BORDER)
     top = texels[0, 0] + a * (texels[1, 0] - texels[0, 0])
     bottom = texels[0, 1] + a * (texels[1, 1] - texels[0, 1])
     return top + b * (bottom - top)
@@ -821,7 +826,7 @@ def test_sample_level(wave_size, linear, mode):
                        rng.uniform(-1, 3.4, 64)], axis=1).astype(np.float32)
     result = np.zeros((192, 4), np.float32)
     group = Group(build_host_module(compile_hlsl(SAMPLES, wave_size)))
-    status = group.run({"image": mips, "layers": layers, "smp": (int(linear), mode), "coords": coords,
+    status = group.run({"image": mips, "layers": layers, "smp": (int(linear), mode, BORDER), "coords": coords,
                         "result": result})
     assert status == Status.DONE
     u, v, lod, w = (coords[:, k] for k in range(4))
