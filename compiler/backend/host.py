@@ -285,6 +285,8 @@ class KernelEmitter(FlowEmitter):
     def get(self, inst: Inst) -> Value:
         if inst.op is Op.CONST:
             return const_value(self.b, inst.type, inst.attrs["value"])
+        if inst.op is Op.THREAD_INPUT:  # entry-block values: valid everywhere, never spilled
+            return host_arith.thread_input(self, inst, [])
         value = self.cache.get(inst)
         if value is not None:
             return value
@@ -332,7 +334,7 @@ class KernelEmitter(FlowEmitter):
         if "dpp" in inst.attrs:
             args[0], written = host_wave.dpp_operand(self, inst, args[0])
         result = handler(self, inst, args)
-        if result is None or inst.type == T.VOID:
+        if result is None or inst.type == T.VOID or inst.op is Op.THREAD_INPUT:
             return
         self.define(inst, result, written)
 

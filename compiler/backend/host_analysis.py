@@ -48,8 +48,13 @@ class Plan:
     loop_bodies: dict[Block, set[Block]]
 
 
+# Values the JIT recomputes where they are used instead of keeping them: constants, and thread
+# inputs (made from the frame in the entry block, so they dominate every use, resumes included).
+REMATERIALIZED = frozenset({Op.CONST, Op.THREAD_INPUT})
+
+
 def is_value(inst: Inst) -> bool:
-    return inst.type != T.VOID and inst.op is not Op.CONST
+    return inst.type != T.VOID and inst.op not in REMATERIALIZED
 
 
 def is_sync_barrier(inst: Inst) -> bool:

@@ -951,3 +951,37 @@ def test_spd_builds_the_mip_chain(wave_size, defines):
     for level in range(mips):
         expected = expected.reshape(expected.shape[0] // 2, 2, expected.shape[1] // 2, 2, 4).mean(axis=(1, 3))
         np.testing.assert_allclose(targets[level][0], expected, atol=tolerance, err_msg=f"mip {level + 1}")
+
+
+NESTED_FLOW = """
+StructuredBuffer<uint> data : register(t0);
+RWStructuredBuffer<uint4> result : register(u0);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    uint n = data[i], total = 0, inner = 0, k = 0;
+    for (uint a = 0; a < 6; ++a) {              // uniform outer loop
+        switch ((a + i) % 4) {
+            case 0: total += 1; continue;           // continue from inside a switch
+            case 1: total += 10; break;
+            case 2: if (n & 1) { total += 100; break; } total += 5;   // divergent break out of the switch
+            default: total += 1000;
+        }
+        for (uint b = 0; b < n; ++b) {           // divergent inner loop
+            inner += b;
+            if (inner > 40) break;
+        }
+        if (total > 3000 && (i & 2)) break;       // divergent break out of the outer loop
+    }
+    do { k += 3; } while (k < n * 2);            // a do-while with a divergent exit
+    result[i] = uint4(total, inner, k, n);
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_nested_loops_and_switches_match_interpreter(wave_size):
+    threads = wave_size + 24
+    source = NESTED_FLOW.replace("NT", str(threads))
+    data = (np.arange(threads, dtype=np.uint32) * 5) % 13
+    actual, expected, _ = run_both(source, wave_size, {"data": data, "result": np.zeros((threads, 4), np.uint32)})
+    assert_same(actual, expected)
