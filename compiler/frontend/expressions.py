@@ -95,6 +95,8 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             return ERROR
         if element == T.BOOL:
             element = T.INT
+        if node.op in ("/", "%") and element.is_integer and self.constant_int(node.right) == 0:
+            self.error(f"integer {'division' if node.op == '/' else 'remainder'} by zero", node.coord)
         return with_shape(element, dims, is_matrix)
 
     def operand_element(self, left_expr, left: T.Type, right_expr, right: T.Type) -> T.ScalarType:
@@ -115,6 +117,9 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             self.error(f"invalid operand to unary '{node.op}' ('{operand}')", node.coord)
             return ERROR
         if node.op in ("++", "--"):
+            if operand.element == T.BOOL:
+                self.error(f"'{node.op}' needs a numeric operand, not '{operand}'", node.coord)
+                return ERROR
             self.check_lvalue(node.operand)
             return operand
         if node.op == "!":

@@ -174,6 +174,48 @@ def test_random_text(text):
     run_front_end(text, "random.hlsl")
 
 
+# Well-formed but arbitrarily typed expressions: they parse, so they exercise the checker.
+EXPRESSION_PRELUDE = """struct S { float a; float2 b[2]; };
+RWStructuredBuffer<float4> rw; StructuredBuffer<S> sb; Texture2D<float4> tex; SamplerState smp;
+RWByteAddressBuffer raw; groupshared uint gs[4]; cbuffer C { float4x4 m; uint n; };
+float f(float x) { return x; } void g(out float x) { x = 1; } int h(int a, int b = 2) { return a; }
+[numthreads(64, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {
+int i = 1; uint u = 2; float fl = 3; half hf = 4; bool b = true; float2 v2 = 1; float4 v4 = 3;
+S s; float arr[3];
+"""
+LEAVES = st.sampled_from(["i", "u", "fl", "hf", "b", "v2", "v4", "m", "s", "arr", "rw", "sb", "tex", "smp",
+                          "raw", "gs", "n", "id", "0", "1", "-1", "1.5", "2u", "0.5h", "true", "1e40"])
+CALLEES = st.sampled_from(["f", "g", "h", "dot", "max", "sqrt", "mul", "lerp", "asuint", "WaveActiveSum",
+                           "InterlockedAdd", "all", "GroupMemoryBarrierWithGroupSync", "undefined"])
+MEMBERS = st.sampled_from(["x", "xy", "xyzw", "xx", "a", "b", "_m00", "_11_22", "q", "Load", "Store",
+                           "SampleLevel", "GetDimensions"])
+TYPE_NAMES = st.sampled_from(["float", "float2", "int3", "uint", "half4", "bool2", "float2x2", "S"])
+OPERATORS = st.sampled_from(["+", "-", "*", "/", "%", "<<", "&", "|", "&&", "<", "==", ",", "=", "+=", "<<="])
+
+
+def _compound(inner):
+    arguments = st.lists(inner, max_size=3).map(", ".join)
+    return st.one_of(
+        st.tuples(st.sampled_from(["-", "!", "~", "++", "--"]), inner).map(lambda t: f"({t[0]}{t[1]})"),
+        st.tuples(inner, OPERATORS, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(CALLEES, arguments).map(lambda t: f"{t[0]}({t[1]})"),
+        st.tuples(inner, MEMBERS).map(lambda t: f"{t[0]}.{t[1]}"),
+        st.tuples(inner, inner).map(lambda t: f"{t[0]}[{t[1]}]"),
+        st.tuples(TYPE_NAMES, inner).map(lambda t: f"(({t[0]}){t[1]})"),
+        st.tuples(TYPE_NAMES, arguments).map(lambda t: f"{t[0]}({t[1]})"),
+        st.tuples(inner, MEMBERS, arguments).map(lambda t: f"{t[0]}.{t[1]}({t[2]})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} ? {t[1]} : {t[2]})"),
+    )
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.recursive(LEAVES, _compound, max_leaves=12), min_size=1, max_size=3))
+def test_random_typed_expressions(expressions):
+    text = EXPRESSION_PRELUDE + "".join(f"{expr};\n" for expr in expressions) + "}\n"
+    run_front_end(text, "expressions.hlsl")
+
+
 # Inputs that once escaped as Python exceptions, kept as regression cases.
 REGRESSIONS = [
     "cbuffer C { ; };\n[numthreads(1, 1, 1)] void main() { }\n",  # parser: error token in a member list

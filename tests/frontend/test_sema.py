@@ -275,6 +275,22 @@ def test_invalid_operands():
     ]
 
 
+def test_increment_needs_a_number_and_integers_do_not_divide_by_zero():
+    assert errors(kernel("""
+        bool b = true;
+        b++;
+        --b;
+        int i = 4 / 0;
+        uint u = 4 % (2 - 2);
+        float f = 4.0 / 0;
+    """)) == [
+        (5, 6, "'++' needs a numeric operand, not 'bool'"),
+        (6, 5, "'--' needs a numeric operand, not 'bool'"),
+        (7, 15, "integer division by zero"),
+        (8, 16, "integer remainder by zero"),
+    ]
+
+
 def test_an_error_in_a_subexpression_is_reported_once():
     error(kernel("""
         float4 v = sqrt(missing.xyzw) * 2 + float4(1, 2, 3, 4).xyz;
