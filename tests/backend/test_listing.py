@@ -53,14 +53,14 @@ QUAD = """
 
 def test_quad_reduction_folds_the_quad_perm_into_the_add():
     assert_excerpt(listing(QUAD).text, """
-        s_load_dwordx4 s[2:5], s[0:1], 0x0
-        s_load_dwordx4 s[6:9], s[0:1], 0x20
+        s_load_dwordx4 s[4:7], s[0:1], 0x0
+        s_load_dwordx4 s[8:11], s[0:1], 0x20
         s_waitcnt lgkmcnt(0)
-        buffer_load_dword v1, v0, s[2:5], 0 idxen
+        buffer_load_dword v1, v0, s[4:7], 0 idxen
         s_waitcnt vmcnt(0)
         v_add_f32_dpp v2, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf bound_ctrl:1
         v_add_f32_dpp v1, v2, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf bound_ctrl:1
-        buffer_store_dword v1, v0, s[6:9], 0 idxen
+        buffer_store_dword v1, v0, s[8:11], 0 idxen
         s_endpgm
     """)
 
@@ -82,25 +82,25 @@ IF_ELSE = """
 
 def test_divergent_if_else_wave32_saves_and_restores_exec_lo():
     assert_excerpt(listing(IF_ELSE).text, """
-        v_cmp_lt_f32 s6, 0.5, v1
-        s_and_saveexec_b32 s7, s6
-        s_xor_b32 s7, exec_lo, s7
+        v_cmp_lt_f32 s2, 0.5, v1
+        s_and_saveexec_b32 s3, s2
+        s_xor_b32 s3, exec_lo, s3
         s_cbranch_execz .LBB0_2
         v_mul_f32 v2, 0x40400000, v1
         .LBB0_2:
-        s_andn2_saveexec_b32 s7, s7
+        s_andn2_saveexec_b32 s3, s3
         s_cbranch_execz .LBB0_4
         v_add_f32 v2, 0x40b00000, v1
         .LBB0_4:
-        s_or_b32 exec_lo, exec_lo, s7
-        buffer_store_dword v2, v0, s[2:5], 0 idxen
+        s_or_b32 exec_lo, exec_lo, s3
+        buffer_store_dword v2, v0, s[4:7], 0 idxen
     """)
 
 
 def test_divergent_if_else_wave64_uses_exec_and_64_bit_masks():
     assert_excerpt(listing(IF_ELSE, wave=64).text, """
-        v_cmp_lt_f32 s[6:7], 0.5, v1
-        s_and_saveexec_b64 s[8:9], s[6:7]
+        v_cmp_lt_f32 s[2:3], 0.5, v1
+        s_and_saveexec_b64 s[8:9], s[2:3]
         s_xor_b64 s[8:9], exec, s[8:9]
         s_cbranch_execz .LBB0_2
         v_mul_f32 v2, 0x40400000, v1
@@ -131,21 +131,21 @@ LOOPS = """
 
 def test_uniform_loop_counts_in_an_sgpr_and_branches_on_scc():
     assert_excerpt(listing(LOOPS).text, """
-        s_mov_b32 s10, 0
+        s_mov_b32 s2, 0
         v_mov_b32 v1, 0.0
         .LBB0_1:
         s_waitcnt lgkmcnt(0)
-        s_buffer_load_dword s11, s[2:5], 0x0
+        s_buffer_load_dword s3, s[4:7], 0x0
         s_waitcnt lgkmcnt(0)
-        s_cmp_lt_u32 s10, s11
+        s_cmp_lt_u32 s2, s3
         s_cbranch_scc0 .LBB0_4
-        v_mov_b32 v2, s10
-        buffer_load_dword v3, v2, s[6:9], 0 idxen
-        s_buffer_load_dword s11, s[2:5], 0x4
+        v_mov_b32 v2, s2
+        buffer_load_dword v3, v2, s[8:11], 0 idxen
+        s_buffer_load_dword s3, s[4:7], 0x4
         s_waitcnt vmcnt(0) lgkmcnt(0)
-        v_mul_f32 v2, s11, v3
+        v_mul_f32 v2, s3, v3
         v_add_f32 v1, v1, v2
-        s_add_u32 s10, s10, 1
+        s_add_u32 s2, s2, 1
         s_branch .LBB0_1
         .LBB0_4:
     """)
@@ -166,7 +166,7 @@ def test_divergent_loop_collects_exited_lanes_and_branches_back_on_execnz():
         s_cbranch_execnz .LBB0_5
         .LBB0_8:
         s_or_b32 exec_lo, exec_lo, s2
-        buffer_store_dword v3, v0, s[6:9], 0 idxen
+        buffer_store_dword v3, v0, s[8:11], 0 idxen
         s_endpgm
     """)
 
@@ -190,9 +190,9 @@ def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
     text = listing(BREAK_CONTINUE).text
     # the counter is the same for every lane still in the loop: an SGPR
     assert_excerpt(text, """
-        v_cmp_lt_u32 s9, s6, v0
+        v_cmp_lt_u32 s9, s2, v0
         s_andn2_b32 s10, exec_lo, s9
-        s_or_b32 s7, s7, s10
+        s_or_b32 s3, s3, s10
         s_andn2_b32 exec_lo, exec_lo, s10
         s_cbranch_execz .LBB0_8
     """)
@@ -208,17 +208,17 @@ def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
     """)
     assert_excerpt(text, """
         s_cbranch_execz .LBB0_6
-        s_or_b32 s7, s7, exec_lo
+        s_or_b32 s3, s3, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_6:
         s_or_b32 exec_lo, exec_lo, s10
-        v_add_nc_u32 v1, s6, v1
+        v_add_nc_u32 v1, s2, v1
         s_or_b32 exec_lo, exec_lo, s8
         s_mov_b32 s8, 0
-        s_add_u32 s6, s6, 1
+        s_add_u32 s2, s2, 1
         s_cbranch_execnz .LBB0_1
         .LBB0_8:
-        s_or_b32 exec_lo, exec_lo, s7
+        s_or_b32 exec_lo, exec_lo, s3
     """)
 
 
@@ -245,35 +245,35 @@ SWITCH = """
 
 def test_divergent_switch_compares_each_case_and_enables_its_lanes():
     assert_excerpt(listing(SWITCH).text, """
-        s_mov_b32 s10, exec_lo
-        v_cmp_eq_u32 s11, 0, v2
+        s_mov_b32 s2, exec_lo
+        v_cmp_eq_u32 s3, 0, v2
         v_cmp_eq_u32 s12, 1, v2
-        s_or_b32 s13, s11, s12
+        s_or_b32 s13, s3, s12
         v_cmp_eq_u32 s14, 2, v2
         s_or_b32 s15, s13, s14
-        s_andn2_b32 s13, s10, s15
+        s_andn2_b32 s13, s2, s15
         s_mov_b32 s15, 0
-        s_and_b32 exec_lo, s10, s11
+        s_and_b32 exec_lo, s2, s3
         s_cbranch_execz .LBB0_3
         v_mov_b32 v2, 5
         s_or_b32 s15, s15, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_3:
-        s_and_b32 exec_lo, s10, s12
+        s_and_b32 exec_lo, s2, s12
         s_cbranch_execz .LBB0_5
         v_mov_b32 v1, 7
         .LBB0_5:
-        s_and_b32 s11, s10, s14
-        s_or_b32 exec_lo, exec_lo, s11
+        s_and_b32 s3, s2, s14
+        s_or_b32 exec_lo, exec_lo, s3
         s_cbranch_execz .LBB0_7
     """)
 
 
 def test_uniform_switch_is_a_chain_of_scalar_compares():
     assert_excerpt(listing(SWITCH).text, """
-        s_cmp_eq_u32 s10, 0
+        s_cmp_eq_u32 s2, 0
         s_cbranch_scc1 .LBB0_12
-        s_cmp_eq_u32 s10, 3
+        s_cmp_eq_u32 s2, 3
         s_cbranch_scc1 .LBB0_13
         s_branch .LBB0_14
         .LBB0_12:
@@ -339,8 +339,8 @@ def test_buffer_loads_wait_for_vmcnt_at_their_first_use():
         }
     """).text
     assert_excerpt(text, """
-        buffer_load_dword v1, v0, s[2:5], 0 idxen
-        buffer_load_dword v2, v0, s[6:9], 0 idxen
+        buffer_load_dword v1, v0, s[4:7], 0 idxen
+        buffer_load_dword v2, v0, s[8:11], 0 idxen
         s_waitcnt vmcnt(1)
         v_mul_f32 v3, 2.0, v1
         s_waitcnt vmcnt(0)
@@ -379,7 +379,7 @@ def test_waterfall_loop_for_a_non_uniform_descriptor_index():
         }
     """).text
     assert_excerpt(text, """
-        buffer_load_dword v1, v0, s[2:5], 0 idxen
+        buffer_load_dword v1, v0, s[4:7], 0 idxen
         s_mov_b32 s2, exec_lo
         .LBB0_1:
         s_waitcnt vmcnt(0)
@@ -388,15 +388,15 @@ def test_waterfall_loop_for_a_non_uniform_descriptor_index():
         s_and_saveexec_b32 s5, s4
         s_lshl_b32 s4, s3, 5
         s_add_u32 s4, s4, 0x60
-        s_load_dwordx8 s[14:21], s[0:1], s4
+        s_load_dwordx8 s[16:23], s[0:1], s4
         v_mov_b32 v6, 0.5
         s_waitcnt lgkmcnt(0)
-        image_sample_lz v[2:5], [v6, v6], s[14:21], s[6:9] dmask:0xf dim:SQ_RSRC_IMG_2D
+        image_sample_lz v[2:5], [v6, v6], s[16:23], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
         s_xor_b32 exec_lo, exec_lo, s5
         s_cbranch_execnz .LBB0_1
         s_mov_b32 exec_lo, s2
         s_waitcnt vmcnt(0)
-        buffer_store_dwordx4 v[2:5], v0, s[10:13], 0 idxen
+        buffer_store_dwordx4 v[2:5], v0, s[12:15], 0 idxen
     """)
 
 
@@ -419,10 +419,10 @@ def test_divergent_read_lane_is_ds_bpermute_and_uniform_one_is_v_readlane():
         v_lshlrev_b32 v2, 2, v3
         s_waitcnt vmcnt(0)
         ds_bpermute_b32 v3, v2, v1
-        s_buffer_load_dword s10, s[6:9], 0x0
+        s_buffer_load_dword s2, s[8:11], 0x0
         s_waitcnt lgkmcnt(0)
-        v_readlane_b32 s6, v1, s10
-        v_readfirstlane_b32 s7, v1
+        v_readlane_b32 s3, v1, s2
+        v_readfirstlane_b32 s2, v1
     """)
 
 
@@ -495,18 +495,19 @@ def test_header_reports_hand_counted_registers_lds_and_occupancy():
     result = listing(HAND_COUNTED)
     # v0 thread id, v[1:4] the load, v[5:8] the product: 9 VGPRs, one granule of 16.
     assert (result.vgprs, result.vgprs_allocated) == (9, 16)
-    # s[0:1] table, s[2:5] and s[6:9] descriptors, + VCC.
-    assert result.sgprs == 12
+    # s[0:1] table, s[4:7] and s[8:11] descriptors (SGPR quads start on a multiple of 4,
+    # so s2 and s3 stay unused), + VCC.
+    assert result.sgprs == 14
     assert result.lds_bytes == 2048 and result.scratch_bytes == 0
     # 2 waves per group, 64 groups fit the WGP's 128 KiB but only 32 barriers: 16 waves.
     assert (result.occupancy, result.limiter) == (16, "waves")
     header = result.text.split("main:")[0]
     for line in ("; wave size     32", "; numthreads    [64, 1, 1]  (2 waves per group)",
-                 "; VGPRs         9 used, 16 allocated (granule 16)", "; SGPRs         12 (with VCC)",
+                 "; VGPRs         9 used, 16 allocated (granule 16)", "; SGPRs         14 (with VCC)",
                  "; LDS           2048 bytes", "; scratch       0 bytes per lane",
                  "; occupancy     16 waves per SIMD, limited by waves"):
         assert line in header
-    assert "t0 space0" in header and "StructuredBuffer<float4>" in header and "s[2:5]" in header
+    assert "t0 space0" in header and "StructuredBuffer<float4>" in header and "s[4:7]" in header
     assert result.instructions["VMEM"] == 2 and result.instructions["LDS"] == 1
 
 

@@ -77,8 +77,21 @@ def test_running_out_of_vgprs_spills_to_scratch_and_counts_it():
     function, regs, _ = straight_line(70)  # 280 VGPRs live at once
     allocation = allocate(function)
     assert allocation.spilled
-    assert allocation.scratch_bytes == sum(4 * r.size * 32 for r in allocation.spilled)
+    assert allocation.scratch_bytes == sum(4 * r.size for r in allocation.spilled)  # per lane
     text = [inst.format() for inst in function.instructions()]
     assert any(line.startswith("scratch_store_dwordx4") for line in text)
     assert any(line.startswith("scratch_load_dwordx4") for line in text)
     assert allocation.vgprs_used <= 256
+
+
+def test_sgpr_quads_start_on_a_multiple_of_four():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    pair, quad = VReg("s", 2), VReg("s", 4)
+    block.emit("s_mov_b64", [pair], [Imm(0)])
+    block.emit("s_load_dwordx4", [quad], [pair, Imm(0)])
+    block.emit("s_add_u32", [pair.part(0)], [quad.part(0), quad.part(3)])
+    block.emit("s_endpgm")
+    allocate(function)
+    assert pair.phys == 0 and quad.phys == 4

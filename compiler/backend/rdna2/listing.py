@@ -68,14 +68,14 @@ def render_listing(module: Module, source: bool = False, sources: SourceCache | 
     """The kernel's RDNA2 listing; ``sources`` (a ``Diagnostics().sources``) supplies the HLSL lines."""
     selector = Selector(module)
     function = selector.run()
-    allocation = allocate(function)
+    allocation = allocate(function, scratch_base=module.scratch_bytes)
     insert_waitcnts(function)
     wave = function.wave_size
     x, y, z = module.function.numthreads
     vgprs = max(allocation.vgprs_used, 1)
     sgprs = allocation.sgprs_used + device.RDNA2.vcc_sgprs
     lds = module.lds_bytes + selector.extra_lds
-    scratch = module.scratch_bytes + allocation.scratch_bytes // wave
+    scratch = module.scratch_bytes + allocation.scratch_bytes
     occupancy = device.occupancy(vgprs, sgprs, lds, x * y * z, wave)
     counts = count_instructions(function)
     listing = Listing("", vgprs, device.vgprs_allocated(vgprs, wave), sgprs, lds, scratch,

@@ -121,7 +121,10 @@ class _Pool:
         self.high_water = 0
 
     def take(self, count: int) -> int | None:
-        step = 2 if self.align_pairs and count > 1 else 1
+        # SGPR tuples: pairs start even, four or more registers start on a multiple of 4
+        step = 1
+        if self.align_pairs and count > 1:
+            step = 2 if count == 2 else 4
         for start in range(0, len(self.free) - count + 1, step):
             if all(self.free[start:start + count]):
                 for index in range(start, start + count):
@@ -140,7 +143,9 @@ class _Pool:
         self.high_water = max(self.high_water, start + count)
 
 
-def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = MAX_SGPRS) -> Allocation:
+def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = MAX_SGPRS,
+             scratch_base: int = 0) -> Allocation:
+    """Allocate every virtual register; spill slots start at ``scratch_base`` bytes per lane."""
     spans = intervals(function)
     pools = {"v": _Pool(max_vgprs - SPILL_TEMPS, False), "s": _Pool(max_sgprs, True)}
     result = Allocation()
@@ -171,18 +176,23 @@ def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = M
         reg.phys = phys
         active.append(reg)
     if result.spilled:
-        _rewrite_spills(function, result, function.wave_size, pools["v"].high_water)
+        _rewrite_spills(function, result, scratch_base, pools["v"].high_water)
     result.vgprs_used = pools["v"].high_water + (SPILL_TEMPS if result.spilled else 0)
     result.sgprs_used = pools["s"].high_water
     return result
 
 
-def _rewrite_spills(function: MFunction, result: Allocation, wave_size: int, temp_base: int) -> None:
-    """Store spilled values after each definition and reload them before each use."""
+def _rewrite_spills(function: MFunction, result: Allocation, scratch_base: int, temp_base: int) -> None:
+    """Store spilled values after each definition and reload them before each use.
+
+    Scratch is addressed per lane, so a spilled value takes 4 bytes per register of
+    each lane's scratch, after the kernel's own scratch arrays (``scratch_base``).
+    ``result.scratch_bytes`` counts the spill bytes per lane.
+    """
     slots: dict[VReg, int] = {}
     for reg in result.spilled:
-        slots[reg] = result.scratch_bytes
-        result.scratch_bytes += 4 * reg.size * wave_size
+        slots[reg] = scratch_base + result.scratch_bytes
+        result.scratch_bytes += 4 * reg.size
     for block in function.blocks:
         rewritten: list[MInst] = []
         for inst in block.insts:
@@ -212,10 +222,10 @@ def _width(size: int) -> str:
 
 
 def _scratch(mnemonic: str, temp: VReg, offset: int, load: bool) -> MInst:
-    """``scratch_load_dword v, off offset:N`` / ``scratch_store_dword off, v offset:N``."""
+    """``scratch_load_dword v, off, off offset:N`` / ``scratch_store_dword off, v, off offset:N``."""
     if load:
-        return MInst(mnemonic, [temp], [Special("off")], f"offset:{offset}", comment="spill reload")
-    return MInst(mnemonic, [], [Special("off"), temp], f"offset:{offset}", comment="spill")
+        return MInst(mnemonic, [temp], [Special("off"), Special("off")], f"offset:{offset}", comment="spill reload")
+    return MInst(mnemonic, [], [Special("off"), temp, Special("off")], f"offset:{offset}", comment="spill")
 
 
 def _swap(operand, temps: dict[VReg, VReg]):
