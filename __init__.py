@@ -15,15 +15,17 @@ _RUNTIME_EXPORTS = {
 
 
 def __getattr__(name: str):
+    from importlib import import_module
+
+    if name == "spd":  # shc.spd.downsample(...): the SPD helpers, a submodule
+        return import_module("shc.spd")
     module = _RUNTIME_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'shc' has no attribute {name!r}")
-    from importlib import import_module
-
     value = getattr(import_module(f"shc.runtime.{module}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + list(_RUNTIME_EXPORTS))
+    return sorted(list(globals()) + list(_RUNTIME_EXPORTS) + ["spd"])

@@ -328,8 +328,6 @@ def test_import_paths():
     assert shc.spd.spd_setup is shc.runtime.spd.spd_setup
 
 
-@pytest.mark.xfail(reason="shc/__init__.py resolves only the runtime names lazily; 'spd' needs adding there",
-                   strict=False)
 def test_shc_spd_attribute_without_importing_it():
     import subprocess
     import sys
