@@ -159,8 +159,7 @@ def compile_command(
             from .frontend import ast
             from .pipeline import check_file
 
-            program = run_stage(file, lambda diagnostics: check_file(file, options, diagnostics))
-            print(ast.dump(program.unit))
+            print(run_stage(file, lambda diagnostics: ast.dump(check_file(file, options, diagnostics).unit)))
             return
         module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after))
     if emit == "ir":
