@@ -13,18 +13,29 @@ barrier reached by only part of the wave's lanes (``DIVERGENT_BARRIER``) or the
 watchdog (``*ctx->stop`` set, checked on every loop back edge: ``STOPPED``).
 
 Code shape. Each divergent value is a struct of arrays: one ``<W x T>`` per
-component; values uniformity analysis proves wave-uniform are scalars (so uniform
-loop counters and branches cost no mask work). The exec mask is a ``<W x i1>``;
-structured control flow runs as the interpreter runs it (``host_flow.py``).
-Values read outside their block live in stack slots that LLVM's mem2reg turns
-back into SSA (``host_analysis.py`` says which). Operations are tables of
-emitters: ``host_arith``, ``host_memory``, ``host_textures``, ``host_wave``.
+component; values that are the same in every lane of the wave are scalars (so
+uniform loop counters and branches cost no mask work). Which ones is decided by
+``host_divergence.py``, a conservative version of ``passes/uniformity.py``: here a
+wrong "uniform" is a wrong result. The exec mask is a ``<W x i1>``; structured
+control flow runs as the interpreter runs it (``host_flow.py``), wave-uniform
+conditions as plain branches. Values read outside their block live in stack
+slots that LLVM's mem2reg turns back into SSA (``host_analysis.py`` says which);
+constants and thread inputs are rematerialised. Operations are tables of
+emitters: ``host_arith``, ``host_memory``, ``host_textures``, ``host_wave``;
+gathers, scatters and SampleLevel are small out-of-line helper functions.
 
 Frame and barriers. The frame's spill area (from ``FRAME_HEADER_BYTES``) holds,
-per barrier, the values live across it (SSA liveness), each component stored as
-its home holds it (i1 as one byte per lane). A barrier needs the whole wave
-there, so at a barrier no lane is parked anywhere: resuming reloads those values,
-sets the exec mask to the wave's lanes and leaves every parked-lane mask empty.
+per barrier, the values live across it (SSA liveness, a phi's operands live at
+the end of its predecessors), each component as its home holds it (i1 as one
+byte per lane), packed from offset 64; ``frame_bytes`` is 64 plus the largest of
+them. At a barrier the JIT checks that the exec mask is the wave's lanes
+(otherwise ``DIVERGENT_BARRIER``), stores the values, sets ``frame->resume`` and
+``frame->barrier_id`` to the barrier's id (1, 2, ...) and returns. The entry
+block switches on ``frame->resume``: resuming reloads the values and goes on with
+the exec mask set to the wave's lanes and every parked-lane mask empty (the
+whole wave was at the barrier, so no lane was parked anywhere). Everything else a
+resumed wave needs (context fields, thread ids) is recomputed from the context
+and the frame header.
 
 Statistics (``ctx->counters[frame->worker * STAT_COUNTERS + k]``): every block
 adds its static counts by class (``interpret.stat_group``) once per execution,
@@ -44,7 +55,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...runtime.abi import (FRAME_BARRIER_ID, FRAME_GROUP_ID, FRAME_GROUP_SLOT, FRAME_HEADER_BYTES, FRAME_RESUME,
+from ...runtime.abi import (FRAME_BARRIER_ID, FRAME_GROUP_ID, FRAME_HEADER_BYTES, FRAME_RESUME,
                             FRAME_WAVE_IN_GROUP, FRAME_WORKER, STAT_COUNTERS, ResourceKind, Status)
 from ..frontend import hlsl_types as T
 from ..ir.core import Binding, Block, Inst, Module

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
-from .host_ir import V, element, flat_scalars, is_vector, ll_scalar, member_slices
+from .host_ir import V, flat_scalars, ll_scalar, member_slices
 from .host_values import Value, cast, cast_value, const_value, like, numpy_common, unify, vselect
 
 
@@ -503,4 +503,4 @@ HANDLERS = {
     Op.MATH: math_function, Op.BITS: bit_function,
 }
 
-__all__ = ["HANDLERS", "aligned", "result_scalar", "element"]
+__all__ = ["HANDLERS", "aligned", "result_scalar", "thread_input"]

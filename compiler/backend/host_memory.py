@@ -7,10 +7,16 @@ all fit in its memory reads 0 and is not written; so is one through a resource-a
 index past the array. LDS (``lds_bytes`` per group) and scratch (``scratch_bytes``
 per lane) follow the same rule, so nothing outside them is ever touched.
 
-Lane-vector accesses are ``llvm.masked.gather``/``scatter`` under exec and the
-bounds mask; a store is one scatter of all components laid out lane by lane, so
-lanes writing the same bytes land in lane order (the highest lane wins). A
-uniform address with a uniform value is one scalar access. Atomics are host
+Addresses are i32 byte offsets from the memory's base (a resource is addressable up
+to 2 GiB - 1); an index that would overflow is out of bounds. A lane-vector access
+of ``n`` words of one type is a call of an out-of-line helper (``shc.load.NxT.W``,
+``shc.store.NxT.W``, one copy per shape: inlining a gather per use made
+instruction selection the bulk of the compile time): when every lane is on and
+the lanes' words are back to back it is one vector load or store (a copy kernel
+runs at memory speed), otherwise gathers, or one scatter of all words laid out
+lane by lane, so lanes writing the same bytes land in lane order (the highest
+lane wins). A uniform address with a uniform value is one scalar access. All
+addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
 ``atomicrmw``/``cmpxchg`` (seq_cst), one lane after another in lane order, each
 lane getting the value memory held before its own operation.
 """
@@ -19,7 +25,7 @@ from __future__ import annotations
 
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
-from .host_ir import V, bit_width, element, flat_scalars, is_vector, ll_scalar, mangle, memory_bytes, memory_type
+from .host_ir import V, bit_width, element, flat_scalars, is_vector, mangle, memory_bytes, memory_type
 from .host_values import Value, cast, cast_value, unify
 
 ZERO_GLOBAL = "@shc.zero"
@@ -39,15 +45,12 @@ class Memory:
     ``base``: a pointer (or one per lane); ``size``: the bytes addressable there as an
     i32 (clamped to 2 GiB - 1: larger resources are addressable up to there);
     ``valid``: lanes that may access at all (None: every lane); ``lane_offset``: an
-    i32 lane vector added after the bounds check (each lane's own scratch);
-    ``overlapping``: whether two lanes' accesses may partially overlap (byte
-    addressing), so a multi-component store must keep lane order per byte.
+    i32 lane vector added after the bounds check (each lane's own scratch).
     """
 
-    def __init__(self, base: V, size: V, valid: V | None = None, lane_offset: V | None = None,
-                 overlapping: bool = False):
+    def __init__(self, base: V, size: V, valid: V | None = None, lane_offset: V | None = None):
         self.base, self.size, self.valid = base, size, valid
-        self.lane_offset, self.overlapping = lane_offset, overlapping
+        self.lane_offset = lane_offset
 
     def restricted(self, b, valid: V | None) -> Memory:
         """The same memory with only the lanes in ``valid`` (and this memory's) allowed."""
@@ -55,7 +58,7 @@ class Memory:
             both = valid if self.valid is None else self.valid
         else:
             both = b.binop("and", *unify(b, [self.valid, valid]))
-        return Memory(self.base, self.size, both, self.lane_offset, self.overlapping)
+        return Memory(self.base, self.size, both, self.lane_offset)
 
 
 class Address:
@@ -79,7 +82,6 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
     if base_slot is None:
         raise NotImplementedError(f"no resource named {name!r} is bound")
     binding = em.bindings[name]
-    overlapping = "ByteAddress" in binding.kind
     resources = em.ctx_field("resources", 0)
     sizes = em.ctx_field("sizes", 8)
     if array_index is None:
@@ -90,8 +92,7 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
         below = em.entry_value(key + ".below", "i1", f"icmp slt i64 {size64.ref}, {INT32_MAX}")
         clamped = em.entry_value(key + ".clamped", "i64", f"select i1 {below.ref}, i64 {size64.ref}, i64 {INT32_MAX}")
         return Memory(em.entry_value(key, "ptr", f"load ptr, ptr {pointer.ref}, align 8"),
-                      em.entry_value(key + ".size", "i32", f"trunc i64 {clamped.ref} to i32"),
-                      overlapping=overlapping)
+                      em.entry_value(key + ".size", "i32", f"trunc i64 {clamped.ref} to i32"))
     index = array_index
     if element(index.ty) != "i64":
         index = b.cast("zext", index, b.vec("i64") if is_vector(index.ty) else "i64")
@@ -107,11 +108,11 @@ def slot_memory(em, name: str, array_index: V | None) -> Memory:
     if not is_vector(index.ty):
         base = b.load("ptr", b.inst("ptr", f"getelementptr ptr, {resources}, {slot}"), align=8)
         size = b.load("i64", b.inst("ptr", f"getelementptr i64, {sizes}, {slot}"), align=8)
-        return Memory(base, _size32(b, size), valid, overlapping=overlapping)
+        return Memory(base, _size32(b, size), valid)
     pointers = b.inst(b.vec("ptr"), f"getelementptr ptr, {resources}, {slot}")
     size_pointers = b.inst(b.vec("ptr"), f"getelementptr i64, {sizes}, {slot}")
     return Memory(gather(b, b.vec("ptr"), pointers, valid, 8),
-                  _size32(b, gather(b, b.vec("i64"), size_pointers, valid, 8)), valid, overlapping=overlapping)
+                  _size32(b, gather(b, b.vec("i64"), size_pointers, valid, 8)), valid)
 
 
 def lds_memory(em) -> Memory:
@@ -119,7 +120,7 @@ def lds_memory(em) -> Memory:
     slot = em.frame_field("group_slot", 24)
     pointer = em.entry_value("lds.pp", "ptr", f"getelementptr ptr, ptr {lds.ref}, i32 {slot.ref}")
     base = em.entry_value("lds", "ptr", f"load ptr, ptr {pointer.ref}, align 8")
-    return Memory(base, V("i32", str(em.module.lds_bytes)), overlapping=True)
+    return Memory(base, V("i32", str(em.module.lds_bytes)))
 
 
 def scratch_base(em) -> V:
@@ -138,7 +139,7 @@ def scratch_memory(em) -> Memory:
     """Each lane's own ``scratch_bytes``, lane after lane."""
     b = em.b
     offsets = b.const(b.vec("i32"), [lane * em.scratch_lane_bytes for lane in range(em.wave_size)])
-    return Memory(scratch_base(em), V("i32", str(em.scratch_lane_bytes)), lane_offset=offsets, overlapping=True)
+    return Memory(scratch_base(em), V("i32", str(em.scratch_lane_bytes)), lane_offset=offsets)
 
 
 def byte_address(em, index: V, scale: int = 1, offset: int = 0) -> Address:
@@ -383,19 +384,6 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -
             b.raw(f"call void @{name}({memory.base}, {where}, {mask}, {word})")
 
 
-def interleave(b, vectors: list[V]) -> V:
-    """``n`` lane vectors as one vector of ``n * W`` elements ordered lane by lane."""
-    count, width = len(vectors), b.wave_size
-    level = list(vectors)
-    while len(level) & (len(level) - 1):
-        level.append(V(level[0].ty, "poison"))
-    size = width
-    while len(level) > 1:
-        level = [b.shuffle(level[i], level[i + 1], list(range(2 * size))) for i in range(0, len(level), 2)]
-        size *= 2
-    return b.shuffle(level[0], None, [k * width + lane for lane in range(width) for k in range(count)])
-
-
 # ---------------------------------------------------------------------------------------
 # resources
 # ---------------------------------------------------------------------------------------
@@ -576,5 +564,5 @@ HANDLERS = {
     Op.BARRIER: barrier,
 }
 
-__all__ = ["HANDLERS", "Memory", "slot_memory", "load_value", "store_value", "buffer_info", "gather",
-           "interleave", "scratch_base", "in_bounds", "byte_address", "ll_scalar"]
+__all__ = ["HANDLERS", "META_ARRAY_COUNT", "Address", "Memory", "slot_memory", "load_value", "store_value",
+           "buffer_info", "scratch_base"]

@@ -424,4 +424,4 @@ HANDLERS = {
     Op.RESOURCE_INFO: resource_info,
 }
 
-__all__ = ["HANDLERS", "in_bounds"]
+__all__ = ["HANDLERS"]

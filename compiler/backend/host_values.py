@@ -92,8 +92,7 @@ def _flatten(value):
 
 def cast(b: Builder, part: V, source: T.ScalarType, target: T.ScalarType) -> V:
     """One component from ``source`` to ``target`` (NumPy's astype / HLSL's convert)."""
-    source_ty, target_ty = ll_scalar(source), ll_scalar(target)
-    result_ty = like(part, target_ty, b)
+    result_ty = like(part, ll_scalar(target), b)
     if target.kind == "bool":
         if source.kind == "bool":
             return part
