@@ -203,8 +203,12 @@ def gather(b, ty: str, pointers: V, mask: V, align: int = 1, passthru: V | None 
                   mangle_with=[ty, pointers.ty])
 
 
-def _words_helper(b, kind: str, elem: str, count: int) -> tuple[str, str]:
+def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False) -> tuple[str, str]:
     """Out-of-line ``count``-word loads/stores of ``elem`` per lane at byte offsets from a base.
+
+    A ``coherent`` load (a globallycoherent resource) is declared as touching memory, so
+    LLVM never merges it with another load or hoists it out of a loop (a spin-wait on a
+    flag another group sets must see the new value).
 
     Fast path: every lane on and the lanes' words back to back (lane i at ``offset[0] + i *
     count * size``): one vector load or store (a copy kernel runs at memory speed). Otherwise
@@ -227,7 +231,7 @@ def _words_helper(b, kind: str, elem: str, count: int) -> tuple[str, str]:
             "%at = getelementptr i8, ptr %p0, i32 %first"]
     pointers = f"<{width} x ptr>"
     if kind == "load":
-        name = f"shc.load.{count}x{mangle(elem)}.{width}"
+        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "")
         gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
         b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
         body.append(f"%all = load {words}, ptr %at, align 1")
@@ -241,7 +245,7 @@ def _words_helper(b, kind: str, elem: str, count: int) -> tuple[str, str]:
                      f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
         body += _pack(result, count, "s")
         params = ["ptr", offsets, mask]
-        return b.helper(name, result, params, body, "read"), result
+        return b.helper(name, result, params, body, "write" if coherent else "read"), result
     name = f"shc.store.{count}x{mangle(elem)}.{width}"
     all_pointers = f"<{width * count} x ptr>"
     all_mask = f"<{width * count} x i1>"
@@ -302,7 +306,8 @@ def _count(ty: str) -> int:
 
 
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
-    """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive."""
+    """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
+    (globallycoherent resources): never merged with other loads or moved out of loops."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -321,7 +326,7 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, result = _words_helper(b, "load", types[0], len(types))
+        name, result = _words_helper(b, "load", types[0], len(types), volatile)
         loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
@@ -332,7 +337,7 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
         if is_vector(memory.base.ty):
             word = gather(b, ty, b.gep(memory.base, where), mask)
         else:
-            name, result = _words_helper(b, "load", memory_type(scalar), 1)
+            name, result = _words_helper(b, "load", memory_type(scalar), 1, volatile)
             word = b.inst(result, f"call {result} @{name}({memory.base}, {where}, {mask})")
         parts.append(_from_memory(b, word, scalar))
     return Value(parts)

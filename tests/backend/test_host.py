@@ -712,15 +712,18 @@ def test_atomics_are_atomic_across_host_threads():
 TEXTURE_LOADS = """
 Texture2D<float4> image : register(t0);
 Texture2DArray<float4> layers : register(t1);
+Texture3D<float4> volume : register(t2);
 RWTexture2D<float4> target : register(u0);
 RWStructuredBuffer<float4> result : register(u1);
 RWStructuredBuffer<uint4> sizes : register(u2);
+globallycoherent RWTexture2D<float4> board : register(u3);
 [numthreads(NT, 1, 1)]
 void main(uint i : SV_GroupIndex) {
     int x = (int)(i % 9) - 1, y = (int)(i / 9) - 1;      // a border of out-of-range texels
     result[i] = image.Load(int3(x, y, i % 3));           // mip 2 does not exist
     result[i + NT] = layers.Load(int4(x, y, i % 4, 0));  // slice 3 does not exist
-    result[i + 2 * NT] = image[uint2(x, y)];
+    result[i + 2 * NT] = image[uint2(x, y)] + board[uint2(y, x)];
+    result[i + 3 * NT] = volume.Load(int4(x, y, i % 4, i % 2));
     target[uint2(y, x)] = float4(i, x, y, 1);
     uint w, h, levels, w2, h2, elements;
     image.GetDimensions(i % 3, w, h, levels);
@@ -735,8 +738,10 @@ def test_texture_loads_stores_and_sizes_match_interpreter(wave_size):
     threads = 2 * wave_size
     rng = np.random.default_rng(9)
     image = [rng.uniform(0, 1, (6, 8, 4)).astype(np.float32), rng.uniform(0, 1, (3, 4, 4)).astype(np.float32)]
-    buffers = {"image": image, "layers": rng.uniform(0, 1, (3, 5, 7, 4)).astype(np.float32),
-               "target": np.zeros((7, 9, 4), np.float32), "result": np.zeros((3 * threads, 4), np.float32),
+    volume = [rng.uniform(0, 1, (3, 4, 5, 4)).astype(np.float32), rng.uniform(0, 1, (1, 2, 2, 4)).astype(np.float32)]
+    buffers = {"image": image, "layers": rng.uniform(0, 1, (3, 5, 7, 4)).astype(np.float32), "volume": volume,
+               "board": rng.uniform(0, 1, (6, 8, 4)).astype(np.float32),
+               "target": np.zeros((7, 9, 4), np.float32), "result": np.zeros((4 * threads, 4), np.float32),
                "sizes": np.zeros((threads, 4), np.uint32)}
     actual, expected, _ = run_both(TEXTURE_LOADS.replace("NT", str(threads)), wave_size, buffers)
     assert_same(actual, expected)
