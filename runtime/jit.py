@@ -102,9 +102,9 @@ def compile_object(llvm_ir: str, wave_entry: str = "shc_wave") -> bytes:
         machine = _target_machine()
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
-        tuning = llvm.create_pipeline_tuning_options(speed_level=OPT_LEVEL)
-        builder = llvm.create_pass_builder(machine, tuning)
-        builder.getModulePassManager().run(module, builder)
+        from ..compiler.backend.host_jit import optimize
+
+        optimize(module, machine, OPT_LEVEL)  # the code generator's O2, vectorisers off
         return machine.emit_object(module)
 
 

@@ -1,5 +1,4 @@
 """Hand-written shc_wave functions that follow runtime/abi.py: the runtime tested without the code generator."""
-import numpy as np
 from shc.compiler.frontend import hlsl_types as T
 from shc.runtime import jit
 from shc.runtime.kernel import BindingInfo, Kernel, KernelInfo
@@ -231,9 +230,3 @@ def fake_host(module):
                            lds_bytes=module.lds_bytes, scratch_bytes_per_wave=0)
 
 
-def has_code_generator() -> bool:
-    try:
-        import shc.compiler.backend.host  # noqa: F401
-    except ImportError:
-        return False
-    return True

@@ -15,13 +15,8 @@ import pytest
 
 import shc
 from shc.runtime import jit
-from shc.runtime import kernel as kernel_module
 
 sys.path.insert(0, os.path.dirname(__file__))
-import hand_kernels  # noqa: E402
-
-needs_codegen = pytest.mark.skipif(not hand_kernels.has_code_generator(),
-                                   reason="the host code generator (compiler/backend/host.py) is not there yet")
 
 SCALE = """
 RWStructuredBuffer<float> data : register(u0);
@@ -34,8 +29,6 @@ void main(uint3 id : SV_DispatchThreadID) { data[id.x] = data[id.x] * factor + N
 @pytest.fixture
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(jit, "default_cache_dir", lambda: tmp_path / "kernels")
-    if not hand_kernels.has_code_generator():
-        monkeypatch.setattr(kernel_module, "_build_host", hand_kernels.fake_host)
     return tmp_path
 
 
@@ -126,7 +119,6 @@ def test_binding_error_is_raised_before_anything_runs(private_cache):
         k.dispatch((1, 1, 1), data=np.zeros(64, np.float32))
 
 
-@needs_codegen
 def test_dispatch_writes_into_the_callers_array(private_cache):
     k = shc.compile(SCALE, defines={"N": "1"})
     data = np.arange(256, dtype=np.float32)
@@ -136,7 +128,6 @@ def test_dispatch_writes_into_the_callers_array(private_cache):
     assert result.stats.mean_active_lanes == pytest.approx(32.0)
 
 
-@needs_codegen
 def test_non_contiguous_outputs_are_copied_back(private_cache):
     k = shc.compile(SCALE, defines={"N": "1"})
     backing = np.zeros(128, np.float32)
@@ -164,7 +155,6 @@ def test_shc_run_reports_bad_arguments(tmp_path):
     assert "Traceback" not in run.stderr
 
 
-@needs_codegen
 def test_shc_run_binds_npy_files_and_prints_stats(tmp_path):
     (tmp_path / "k.hlsl").write_text(SCALE)
     np.save(tmp_path / "data.npy", np.arange(128, dtype=np.float32))

@@ -18,10 +18,8 @@ import pytest
 
 import shc
 from shc.runtime import jit
-from shc.runtime import kernel as kernel_module
 
 sys.path.insert(0, os.path.dirname(__file__))
-import hand_kernels  # noqa: E402
 
 SOURCE = """
 #include "common.h"
@@ -37,8 +35,6 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setattr(jit, "default_cache_dir", lambda: tmp_path / "kernels")
     for name in jit.CACHE_COUNTERS:
         monkeypatch.setitem(jit.CACHE_COUNTERS, name, 0)
-    if not hand_kernels.has_code_generator():
-        monkeypatch.setattr(kernel_module, "_build_host", hand_kernels.fake_host)
     include = tmp_path / "include"
     include.mkdir()
     (include / "common.h").write_text("#define OFFSET 3\n")

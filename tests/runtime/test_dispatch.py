@@ -131,9 +131,6 @@ def test_lazy_exports():
 
 # -- compiled HLSL (runs once the host code generator exists) ------------------------------
 
-needs_codegen = pytest.mark.skipif(not hand_kernels.has_code_generator(),
-                                   reason="the host code generator (compiler/backend/host.py) is not there yet")
-
 
 @pytest.fixture
 def kernel_cache(tmp_path_factory, monkeypatch):
@@ -166,7 +163,6 @@ void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex, uint3 group :
 """
 
 
-@needs_codegen
 @pytest.mark.parametrize("wave_size", [32, 64])
 @pytest.mark.parametrize("threads_per_group", [256, 96])
 def test_groupshared_reduction_with_barriers_in_uniform_loops(kernel_cache, wave_size, threads_per_group):
@@ -222,7 +218,6 @@ void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex, uint3 group :
 """
 
 
-@needs_codegen
 @pytest.mark.parametrize("threads", [1, 2, 4])
 def test_atomics_within_and_across_groups_and_the_last_group_pattern(kernel_cache, threads):
     groups = 40
@@ -240,7 +235,6 @@ def test_atomics_within_and_across_groups_and_the_last_group_pattern(kernel_cach
     assert result.stats.atomics > 0
 
 
-@needs_codegen
 def test_interlocked_returns_the_old_value_and_compare_exchange(kernel_cache):
     source = """
     RWStructuredBuffer<uint> slots; RWStructuredBuffer<uint> order; RWStructuredBuffer<int> extremes;
@@ -268,7 +262,6 @@ def test_interlocked_returns_the_old_value_and_compare_exchange(kernel_cache):
     assert slots[2] == 0xFFFFFFFF and slots[3] == np.bitwise_xor.reduce(np.arange(256, dtype=np.uint32))
 
 
-@needs_codegen
 def test_watchdog_stops_an_infinite_hlsl_loop(kernel_cache):
     source = """
     RWStructuredBuffer<uint> dst; uint limit;
@@ -287,7 +280,6 @@ def test_watchdog_stops_an_infinite_hlsl_loop(kernel_cache):
     kernel.dispatch((4, 1, 1), timeout=1, dst=dst, limit=0)  # the next dispatch works
 
 
-@needs_codegen
 def test_barrier_in_divergent_control_flow_is_a_runtime_error(kernel_cache):
     source = """
     RWStructuredBuffer<uint> dst; StructuredBuffer<uint> flag;
