@@ -2,15 +2,20 @@
 
 Two pure instructions with the same operation, operands, type and attributes
 compute the same value; the later one is replaced by the earlier when the
-earlier one's block dominates it. Loads, wave operations and lane exchanges are
-left alone: their results depend on memory or on which lanes are active.
+earlier one's block dominates it. Constant-buffer reads and resource sizes
+(``GetDimensions``) cannot change during a dispatch and are merged too; other
+loads, wave operations and lane exchanges are left alone: their results depend on
+memory or on which lanes are active.
 """
 
 from __future__ import annotations
 
 from . import Pass, replace_uses
 from ..ir.core import Module
-from ..ir.ops import COMMUTATIVE, PURE
+from ..ir.ops import COMMUTATIVE, PURE, Op
+
+# Reads of what cannot change during a dispatch: constant buffers and resource sizes.
+INVARIANT_LOADS = frozenset({Op.CBUFFER_LOAD, Op.RESOURCE_INFO})
 from ..ir.verify import dominators, reachable
 from ..ir.printer import format_attr
 
@@ -23,25 +28,25 @@ class CommonSubexpressions(Pass):
         function = module.function
         dom = dominators(function)
         available: dict[tuple, list] = {}
-        replaced = []
+        mapping = {}
         for block in reachable(function):
             for inst in block.insts:
-                if inst.op not in PURE:
+                if inst.op not in PURE and inst.op not in INVARIANT_LOADS:
                     continue
-                key = _key(inst)
+                # operands already replaced count as their replacement, so chains collapse in one walk
+                key = _key(inst, mapping)
                 earlier = next((other for other in available.get(key, []) if other.block in dom[block]), None)
                 if earlier is None:
                     available.setdefault(key, []).append(inst)
                 else:
-                    replaced.append((inst, earlier))
-        mapping = dict(replaced)
+                    mapping[inst] = earlier
         replace_uses(function, mapping)
         for block in function.blocks:
             block.insts = [inst for inst in block.insts if inst not in mapping]
 
 
-def _key(inst) -> tuple:
-    operands = [id(operand) for operand in inst.operands]
+def _key(inst, mapping: dict) -> tuple:
+    operands = [id(mapping.get(operand, operand)) for operand in inst.operands]
     if inst.op in COMMUTATIVE:
         operands.sort()
     attrs = tuple(sorted((name, format_attr(value)) for name, value in inst.attrs.items()))

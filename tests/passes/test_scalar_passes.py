@@ -266,3 +266,48 @@ def test_every_sample_round_trips_through_the_text_form():
         again = read_module(text)
         verify(again.function)
         assert print_module(again) == text, path.name
+
+
+def test_cse_collapses_chains_of_equal_values_in_one_run():
+    text = run([CommonSubexpressions(), DeadCode()], """
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint3 {which="group_thread_id"}
+          %1 = const uint {value=1}
+          %2 = extract uint %0 {index=0}
+          %3 = sub uint %2, %1
+          %4 = extract uint %0 {index=0}
+          %5 = sub uint %4, %1
+          %6 = add uint %3, %5
+          buffer_store %2, %6 {resource="out"}
+          ret
+        }
+    """)
+    assert text.count("= extract") == 1 and text.count("= sub") == 1
+    assert "add uint %3, %3" in text
+
+
+def test_cse_merges_constant_buffer_reads_and_resource_sizes_but_not_buffer_loads():
+    text = run([CommonSubexpressions(), DeadCode()], """
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = cbuffer_load uint {buffer="cb", offset=4}
+          %2 = cbuffer_load uint {buffer="cb", offset=4}
+          %3 = resource_info uint2 {fields=["width", "height"], resource="tex"}
+          %4 = resource_info uint2 {fields=["width", "height"], resource="tex"}
+          %5 = buffer_load uint %0 {resource="out"}
+          %6 = buffer_load uint %0 {resource="out"}
+          %7 = add uint %1, %2
+          %8 = add uint %5, %6
+          %9 = add uint %7, %8
+          %10 = shuffle uint %3 {lanes=[0]}
+          %11 = shuffle uint %4 {lanes=[1]}
+          %12 = add uint %10, %11
+          %13 = add uint %9, %12
+          buffer_store %0, %13 {resource="out"}
+          ret
+        }
+    """)
+    assert text.count("cbuffer_load") == 1 and text.count("resource_info") == 1
+    assert text.count("= buffer_load uint") == 2  # a UAV may have changed between the two reads
