@@ -4,7 +4,9 @@ The checked program becomes one function in SSA form over structured control
 flow. The work is split by subject:
 
     lower_scan.py        before lowering: reachable code, used globals, dynamically
-                         indexed locals (scratch), side effects, constant indexes
+                         indexed locals (scratch), side effects
+    lower_constants.py   integer constant expressions (indexes, case labels, loop bounds)
+    lower_unroll.py      which counted loops unroll, and their counter values
     lower_ssa.py         blocks, instructions, constants, SSA construction (Braun et al.)
     lower_values.py      IR types, constants, implicit conversions made explicit
     lower_globals.py     bindings and registers, cbuffer packing, groupshared layout
@@ -40,7 +42,8 @@ from .lower_globals import layout_globals, round_up, tight_size
 from .lower_intrinsics import IntrinsicLowering
 from .lower_places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
 from .lower_resources import ResourceLowering
-from .lower_scan import ProgramScan, SideEffects, constant_int
+from .lower_constants import constant_int
+from .lower_scan import ProgramScan, SideEffects
 from .lower_ssa import FunctionBuilder, Var
 from .lower_stmts import StatementLowering
 from .lower_values import Unsupported, ValueLowering, components, ir_type
@@ -106,8 +109,12 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         self.var_types: dict = {}  # declarations whose size came from their initializer
         self.last_jump = None
         self.side_effects = SideEffects()
+        self.unroller = self.scan.unroller
+        self.unrolled: dict = {}  # counter decl -> its value in the iteration being lowered
+        self.warned_loops: set = set()
 
-    constant_int = staticmethod(constant_int)
+    def constant_int(self, node) -> int | None:
+        return constant_int(node, self.unrolled)
 
     def has_side_effects(self, node) -> bool:
         return self.side_effects.has_side_effects(node)

@@ -1,10 +1,10 @@
 """What lowering needs to know before it starts, read off the checked AST.
 
-- ``constant_int``: integer constant expressions (an index that is one can stay in
-  SSA values; any other index sends its local array to scratch memory).
 - ``ProgramScan``: the functions reachable from the entry, the globals they use,
-  the locals and parameters indexed with a non-constant, static locals, and the
-  entry parameters the code reads.
+  the locals and parameters indexed with a non-constant (``constant_int`` in
+  lower_constants.py; inside a loop that unrolls, its counter is a constant, so
+  the scan walks such a body once per counter value, as lowering will), static
+  locals, and the entry parameters the code reads.
 - ``SideEffects``: whether evaluating an expression does more than compute a value
   (assignments, calls of functions that write anything but their own locals,
   memory writes, atomics, barriers, and wave ops, whose results depend on which
@@ -16,55 +16,11 @@ from __future__ import annotations
 from ..frontend import ast
 from ..frontend import hlsl_types as T
 from ..frontend.sema import Program
+from .lower_constants import constant_int, root_decl
+from .lower_unroll import Unroller
 
 SIDE_EFFECT_GROUPS = {"atomic", "barrier", "wave", "quad"}
 GLOBAL_STORAGE = {"groupshared", "resource", "cbuffer", "uniform", "static"}
-
-
-def _fold(op: str, left: int, right: int) -> int | None:
-    if op in ("/", "%") and right == 0:
-        return None
-    operations = {
-        "+": lambda: left + right, "-": lambda: left - right, "*": lambda: left * right,
-        "/": lambda: int(left / right), "%": lambda: left - int(left / right) * right,
-        "<<": lambda: left << (right & 63), ">>": lambda: left >> (right & 63),
-        "&": lambda: left & right, "|": lambda: left | right, "^": lambda: left ^ right,
-        "<": lambda: int(left < right), ">": lambda: int(left > right), "<=": lambda: int(left <= right),
-        ">=": lambda: int(left >= right), "==": lambda: int(left == right), "!=": lambda: int(left != right),
-        "&&": lambda: int(bool(left and right)), "||": lambda: int(bool(left or right)),
-    }
-    operation = operations.get(op)
-    return operation() if operation else None
-
-
-def constant_int(expr) -> int | None:
-    """The value of an integer constant expression (literals, const variables), or None."""
-    if isinstance(expr, ast.IntLiteral):
-        return expr.value
-    if isinstance(expr, ast.BoolLiteral):
-        return int(expr.value)
-    if isinstance(expr, ast.Unary) and not expr.postfix:
-        value = constant_int(expr.operand)
-        if value is None:
-            return None
-        return {"-": -value, "+": value, "~": ~value, "!": int(not value)}.get(expr.op)
-    if isinstance(expr, ast.Binary):
-        left, right = constant_int(expr.left), constant_int(expr.right)
-        return None if left is None or right is None else _fold(expr.op, left, right)
-    if isinstance(expr, ast.Cast) and isinstance(expr.type, T.ScalarType) and expr.type.is_integer:
-        return constant_int(expr.expr)
-    if isinstance(expr, ast.Identifier):
-        decl = expr.decl
-        if isinstance(decl, ast.VarDecl) and "const" in decl.modifiers and decl.init is not None \
-                and decl.storage in ("static", "local") and not isinstance(decl.init, ast.InitList):
-            return constant_int(decl.init)
-    return None
-
-
-def root_decl(expr):
-    while isinstance(expr, (ast.Index, ast.Member)):
-        expr = expr.obj
-    return expr.decl if isinstance(expr, ast.Identifier) else None
 
 
 class ProgramScan(ast.NodeVisitor):
@@ -77,6 +33,8 @@ class ProgramScan(ast.NodeVisitor):
         self.static_locals: list[ast.VarDecl] = []
         self.params: set = set()  # entry parameters the code reads
         self.entry_params = set(program.entry.params)
+        self.unroller = Unroller()
+        self.env: dict = {}  # counters of the unrolled loops around the code being scanned
         self.walk_function(program.entry)
         statics = [decl for decl in program.globals if decl.storage == "static"]
         scanned: set = set()
@@ -112,9 +70,23 @@ class ProgramScan(ast.NodeVisitor):
             if func not in self.functions:
                 self.walk_function(func)
 
+    def visit_For(self, node: ast.For) -> None:
+        plan = self.unroller.plan(node, self.env)
+        if plan is None:
+            self.generic_visit(node)
+            return
+        for part in (node.init, node.cond, node.step):
+            if part is not None:
+                self.visit(part)
+        outer = self.env
+        for value in plan.values:
+            self.env = {**outer, plan.counter: value}
+            self.visit(node.body)
+        self.env = outer
+
     def visit_Index(self, node: ast.Index) -> None:
         self.generic_visit(node)
-        if isinstance(node.obj.type, T.ArrayType) and constant_int(node.index) is None:
+        if isinstance(node.obj.type, T.ArrayType) and constant_int(node.index, self.env) is None:
             decl = root_decl(node.obj)
             if isinstance(decl, ast.Param) or (isinstance(decl, ast.VarDecl) and decl.storage in ("local", "static")):
                 self.scratch.add(decl)

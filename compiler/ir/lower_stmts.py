@@ -3,6 +3,8 @@
 Shapes (``n`` numbers each construct; blocks are laid out in source order):
 
     if        header {kind=if, merge=if.end<n>}: cond_br c, if.then<n>, if.else<n> (or if.end<n>)
+    for       a counted loop that unrolls (lower_unroll.py) is its body once per iteration,
+              the counter a constant in each; otherwise as while
     for/while loop.header<n> {kind=loop, merge=loop.end<n>, cont=loop.cont<n>}: phis, the
               condition, cond_br c, loop.body<n>, loop.end<n>; the step lives in loop.cont<n>,
               which branches back to the header
@@ -27,6 +29,7 @@ from __future__ import annotations
 from ..frontend import ast
 from ..frontend import hlsl_types as T
 from .core import Block
+from .lower_places import Place
 from .lower_values import Unsupported, wrap_integer
 
 
@@ -244,11 +247,36 @@ class StatementLowering:
         self.b.start(end)
 
     def stmt_For(self, node: ast.For) -> None:
+        plan = self.unroller.plan(node, self.unrolled)
+        if plan is not None:
+            self.unroll(node, plan)
+            return
+        self.warn_not_unrolled(node)
         if node.init is not None:
             self.statement(node.init)
         self.while_loop(node, node.cond, node.step)
 
+    def unroll(self, node: ast.For, plan) -> None:
+        """The body once per iteration, the counter a constant in each (see lower_unroll.py)."""
+        self.statement(node.init)
+        counter = plan.counter
+        place = Place(self.frame.vars[counter], self.root_type(counter, counter.coord))
+        outer = self.unrolled
+        for value in plan.values:
+            self.unrolled = {**outer, counter: value}
+            self.store(place, self.const(place.type, value, node.coord), node.coord)
+            self.statements(_as_list(node.body))
+        self.unrolled = outer
+        self.store(place, self.const(place.type, plan.final, node.coord), node.coord)
+
+    def warn_not_unrolled(self, node) -> None:
+        reason = self.unroller.refusal(node, self.unrolled)
+        if reason is not None and node not in self.warned_loops:
+            self.warned_loops.add(node)
+            self.diagnostics.warning(f"loop marked [unroll] is not unrolled: {reason}", node.coord)
+
     def stmt_While(self, node: ast.While) -> None:
+        self.warn_not_unrolled(node)
         self.while_loop(node, node.cond, None)
 
     def while_loop(self, node, cond_node, step) -> None:
@@ -266,6 +294,7 @@ class StatementLowering:
         self.end_loop(node, header, end)
 
     def stmt_DoWhile(self, node: ast.DoWhile) -> None:
+        self.warn_not_unrolled(node)
         number = self.b.next_id()
         header, body, cont, end = self.begin_loop(node, number)
         self.b.branch(body, node.coord)
