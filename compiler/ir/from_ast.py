@@ -14,6 +14,7 @@ flow. The work is split by subject:
     lower_exprs.py       expressions, short-circuit operators
     lower_stmts.py       statements, structured control flow, structured returns
     lower_intrinsics.py  intrinsic functions
+    lower_matrices.py    matrices: arrays of rows, mul, swizzles, conversions, memory layouts
     lower_resources.py   resource elements, methods, atomics
 
 This file holds the driver: the entry point and its inputs, function inlining,
@@ -38,8 +39,9 @@ from ..frontend import hlsl_types as T
 from ..frontend.sema import Program
 from .core import Function, Module
 from .lower_exprs import ExpressionLowering
-from .lower_globals import layout_globals, round_up, tight_size
+from .lower_globals import layout_globals, round_up, row_major, tight_size
 from .lower_intrinsics import IntrinsicLowering
+from .lower_matrices import MatrixLowering
 from .lower_places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
 from .lower_resources import ResourceLowering
 from .lower_constants import constant_int
@@ -89,8 +91,8 @@ class Frame:
         self.breakables: list = []
 
 
-class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ResourceLowering, PlaceLowering,
-              ValueLowering, ast.NodeVisitor):
+class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ResourceLowering, MatrixLowering,
+              PlaceLowering, ValueLowering, ast.NodeVisitor):
     def __init__(self, program: Program, wave_size: int, diagnostics: Diagnostics):
         self.program = program
         self.diagnostics = diagnostics
@@ -171,10 +173,10 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         storage = getattr(decl, "storage", None)
         if storage == "groupshared":
             var = self.globals.groupshared[decl]
-            return MemoryRoot("lds", var.name, var.offset)
+            return MemoryRoot("lds", var.name, var.offset, self.globals.stored(decl.type, row_major=True))
         if storage in ("cbuffer", "uniform"):
             buffer, offset = self.globals.cbuffer_member[decl]
-            return CBufferRoot(buffer, offset)
+            return CBufferRoot(buffer, offset, self.globals.stored(decl.type, row_major(decl)))
         if storage == "resource":
             binding = self.globals.binding_of[decl]
             return ResourceRef(binding, decl.type)
@@ -204,7 +206,10 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
             self.scratch_names.add(name)
             offset = round_up(self.module.scratch_bytes, 4)
             self.module.scratch_bytes = offset + tight_size(var_type)
-            root = self.scratch[decl] = MemoryRoot("scratch", name, offset)
+            layout = self.globals.stored(decl.type, row_major=True)
+            if isinstance(layout, T.ArrayType) and layout.size is None:  # sized by its initializer
+                layout = T.ArrayType(layout.element, var_type.size)
+            root = self.scratch[decl] = MemoryRoot("scratch", name, offset, layout)
         return root
 
     def initial_value(self, decl, var_type: T.Type):
@@ -241,6 +246,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
 
     def init_list(self, items: list, target: T.Type, coord: Coord):
         """``{...}``: element by element when the items line up, else HLSL's flattening."""
+        target = ir_type(target, coord)
         elements = _element_types(target)
         if len(items) == len(elements) and all(_fits(item, element) for item, element in zip(items, elements)):
             parts = [self.init_list(item.items, element, item.coord) if isinstance(item, ast.InitList)
@@ -271,6 +277,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         return [leaf for k in range(count) for leaf in self.leaves(self.extract(value, k, coord), coord)]
 
     def rebuild(self, scalars: list, target: T.Type, coord: Coord):
+        target = ir_type(target, coord)
         if isinstance(target, T.ScalarType):
             return self.convert(scalars.pop(), target, coord)
         if isinstance(target, T.VectorType):
@@ -345,7 +352,8 @@ def _fits(item, element: T.Type) -> bool:
     """An initializer item that converts to ``element`` as a whole."""
     if isinstance(item, ast.InitList):
         return not isinstance(element, T.ScalarType)
-    item_type = item.type
+    item_type = ir_type(item.type, item.coord)
+    element = ir_type(element, item.coord)
     if item_type == element:
         return True
     if isinstance(element, (T.ScalarType, T.VectorType)) and isinstance(item_type, (T.ScalarType, T.VectorType)):

@@ -7,7 +7,8 @@ operands they might skip have no side effects (no assignments, no calls of
 functions that write anything, no memory writes, atomics, barriers or wave ops,
 whose results depend on which lanes run them); otherwise they become control
 flow with the short-circuit HLSL 2021 specifies. On vectors both sides are
-always evaluated.
+always evaluated. On matrices operators work a row at a time (``emit_op``,
+lower_matrices.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..frontend.expressions import ExpressionChecker
 from .core import Inst
 from .lower_places import Place, ResourceRef, ValueRoot
 from .lower_ssa import Var
-from .lower_values import Unsupported, components, ir_type
+from .lower_matrices import with_scalar
+from .lower_values import Unsupported, components, ir_type, matrix_shape
 from .ops import Op
 
 BINARY_OPS = {
@@ -115,21 +117,21 @@ class ExpressionLowering:
             return self.logical(node, result)
         if op in COMPARISONS:
             element = operand_element(node.left, node.right)
-            operand_type = T.vector(element, components(result))
+            operand_type = with_scalar(result, element)
             left = self.convert(self.expr(node.left), operand_type, node.left.coord)
             right = self.convert(self.expr(node.right), operand_type, node.right.coord)
-            return self.b.emit(COMPARISONS[op], [left, right], result, None, coord)
+            return self.emit_op(COMPARISONS[op], [left, right], result, None, coord)
         left = self.convert(self.expr(node.left), result, node.left.coord)
         right = self.convert(self.expr(node.right), result, node.right.coord)
-        return self.b.emit(BINARY_OPS[op], [left, right], result, None, coord)
+        return self.emit_op(BINARY_OPS[op], [left, right], result, None, coord)
 
     def logical(self, node: ast.Binary, result: T.Type) -> Inst:
         coord = node.coord
         left = self.convert(self.expr(node.left), result, node.left.coord)
         op = Op.AND if node.op == "&&" else Op.OR
-        if isinstance(result, T.VectorType) or not self.has_side_effects(node.right):
+        if not isinstance(result, T.ScalarType) or not self.has_side_effects(node.right):
             right = self.convert(self.expr(node.right), result, node.right.coord)
-            return self.b.emit(op, [left, right], result, None, coord)
+            return self.emit_op(op, [left, right], result, None, coord)
         temp = Var(f"{node.op}.value", T.BOOL)
         self.b.write(temp, left)
         label = "and" if node.op == "&&" else "or"
@@ -185,7 +187,7 @@ class ExpressionLowering:
             place = self.place(node.operand)
             old = self.load(place, coord)
             arithmetic = Op.ADD if op == "++" else Op.SUB
-            new = self.b.emit(arithmetic, [old, self.one(old.type, coord)], old.type, None, coord)
+            new = self.emit_op(arithmetic, [old, self.one(old.type, coord)], old.type, None, coord)
             self.store(place, new, coord)
             return old if node.postfix else new
         value = self.convert(self.expr(node.operand), result, node.operand.coord)
@@ -194,8 +196,8 @@ class ExpressionLowering:
         if op == "-":
             if self.is_const(value) and not isinstance(value.attrs["value"], list):
                 return self.const(result, -value.attrs["value"], coord)
-            return self.b.emit(Op.NEG, [value], result, None, coord)
-        return self.b.emit(Op.NOT, [value], result, None, coord)  # "!" on bools, "~" on integers
+            return self.emit_op(Op.NEG, [value], result, None, coord)
+        return self.emit_op(Op.NOT, [value], result, None, coord)  # "!" on bools, "~" on integers
 
     def visit_Assign(self, node: ast.Assign) -> Inst:
         coord = node.coord
@@ -211,10 +213,10 @@ class ExpressionLowering:
             shape = binary_shape(node.target.type, node.value.type)
             compute = ir_type(with_shape(element, shape[0], shape[1]) if shape else target, coord)
             if operator in BINARY_OPS and element == T.BOOL:
-                compute = T.with_element(compute, T.INT)
+                compute = with_scalar(compute, T.INT)
             left = self.convert(old, compute, coord)
             right = self.convert(rhs, compute, node.value.coord)
-            value = self.b.emit(BINARY_OPS[operator], [left, right], compute, None, coord)
+            value = self.emit_op(BINARY_OPS[operator], [left, right], compute, None, coord)
             value = self.convert(value, target, coord)
         self.store(place, value, coord)
         return value
@@ -234,7 +236,8 @@ class ExpressionLowering:
                 return value
             if isinstance(value.type, T.ScalarType):
                 return self.splat_aggregate(value, target, node.coord)
-            raise Unsupported(f"a cast from '{value.type}' to '{target}'", node.coord)
+            if matrix_shape(target) is None:
+                raise Unsupported(f"a cast from '{value.type}' to '{target}'", node.coord)
         return self.convert(value, target, node.coord)
 
     def splat_aggregate(self, scalar: Inst, target: T.Type, coord: Coord) -> Inst:
@@ -252,8 +255,14 @@ class ExpressionLowering:
         target = self.expr_type(node)
         coord = node.coord
         values = [self.expr(arg) for arg in node.args]
-        if isinstance(target, T.ScalarType) or (len(values) == 1 and components(values[0].type) == 1):
+        if isinstance(target, T.ScalarType) or (len(values) == 1 and components(values[0].type) == 1
+                                                and not isinstance(values[0].type, T.ArrayType)):
             return self.convert(values[0], target, coord)
+        if isinstance(target, T.ArrayType):  # a matrix: float2x2(1, 2, 3, 4), float2x2(v0, v1), float3x3(m)
+            if len(values) == 1 and isinstance(values[0].type, T.ArrayType):
+                return self.convert(values[0], target, coord)
+            scalars = [scalar for value in values for scalar in self.leaves(value, coord)]
+            return self.rows_from_scalars(scalars, target, coord)
         parts = [self.convert_element(value, target.element, coord) for value in values]
         if len(parts) == 1:
             return self.convert(parts[0], target, coord)

@@ -12,6 +12,16 @@
 - Groupshared variables, scratch and structured-buffer elements are packed tightly
   with natural alignment (``tight_size``, ``tight_offsets``); each groupshared
   variable starts on a 4-byte boundary.
+- Matrices in memory are ``StoredMatrix`` types: a matrix and its orientation.
+  ``column_major`` (HLSL's default) stores the columns one after another, ``row_major``
+  the rows; each stored vector is one 16-byte row in a constant buffer (a float3x4
+  takes 3 * 16 + 12 bytes column-major, 2 * 16 + 16 row-major) and packed tightly
+  elsewhere. Constant buffers and structured buffers follow DXC: column_major unless
+  the member (or the struct field) says ``row_major``; DXC ignores the modifier in a
+  template argument (``StructuredBuffer<row_major float4x4>``, DXC issue #1803) and so
+  does shc. Groupshared and scratch matrices, which only the kernel sees, are stored
+  row_major, so a row is one vector access. ``Globals.stored(t, row_major)`` turns a
+  declared type into its memory type.
 """
 
 from __future__ import annotations
@@ -27,6 +37,43 @@ from .core import Binding, GroupsharedVar
 ROW = 16
 
 
+@dataclass(frozen=True, slots=True)
+class StoredMatrix(T.Type):
+    """A matrix as memory holds it: its stored vectors are its columns (column_major) or rows."""
+
+    matrix: T.MatrixType
+    row_major: bool
+
+    def __str__(self) -> str:
+        return f"{'row_major' if self.row_major else 'column_major'} {self.matrix}"
+
+    @property
+    def element(self) -> T.ScalarType:
+        return self.matrix.element
+
+    @property
+    def components(self) -> int:
+        return self.matrix.components
+
+    @property
+    def vectors(self) -> int:
+        """How many vectors memory holds: the rows (row_major) or the columns."""
+        return self.matrix.rows if self.row_major else self.matrix.cols
+
+    @property
+    def length(self) -> int:
+        """Components per stored vector."""
+        return self.matrix.cols if self.row_major else self.matrix.rows
+
+    @property
+    def vector_type(self) -> T.Type:
+        return T.vector(self.matrix.element, self.length)
+
+    def position(self, row, col):
+        """(stored vector, component) of element (row, col); either may be an IR value."""
+        return (row, col) if self.row_major else (col, row)
+
+
 def round_up(value: int, align: int) -> int:
     return (value + align - 1) // align * align
 
@@ -37,7 +84,7 @@ def scalar_bytes(element: T.ScalarType) -> int:
 
 # ------------------------------------------------------------ tight layout
 def tight_align(t: T.Type) -> int:
-    if isinstance(t, (T.ScalarType, T.VectorType)):
+    if isinstance(t, (T.ScalarType, T.VectorType, T.MatrixType, StoredMatrix)):
         return scalar_bytes(t.element)
     if isinstance(t, T.ArrayType):
         return tight_align(t.element)
@@ -51,6 +98,8 @@ def tight_size(t: T.Type) -> int:
         return scalar_bytes(t)
     if isinstance(t, T.VectorType):
         return t.size * scalar_bytes(t.element)
+    if isinstance(t, (T.MatrixType, StoredMatrix)):
+        return t.components * scalar_bytes(t.element)
     if isinstance(t, T.ArrayType):
         return tight_stride(t) * (t.size or 0)
     if isinstance(t, T.StructType):
@@ -77,6 +126,10 @@ def tight_offsets(t: T.StructType) -> list[int]:
 def cbuffer_size(t: T.Type) -> int:
     if isinstance(t, (T.ScalarType, T.VectorType)):
         return tight_size(t)
+    if isinstance(t, T.MatrixType):
+        t = StoredMatrix(t, row_major=False)
+    if isinstance(t, StoredMatrix):
+        return (t.vectors - 1) * ROW + t.length * scalar_bytes(t.element)
     if isinstance(t, T.ArrayType):
         return cbuffer_stride(t) * ((t.size or 1) - 1) + cbuffer_size(t.element)
     if isinstance(t, T.StructType):
@@ -92,7 +145,7 @@ def cbuffer_stride(t: T.ArrayType) -> int:
 
 def cbuffer_place(offset: int, t: T.Type) -> int:
     """Where a member of type ``t`` starts when the previous one ended at ``offset``."""
-    if isinstance(t, (T.ArrayType, T.StructType)):
+    if isinstance(t, (T.ArrayType, T.StructType, T.MatrixType, StoredMatrix)):
         return round_up(offset, ROW)
     size = cbuffer_size(t)
     start = round_up(offset, scalar_bytes(t.element))
@@ -129,6 +182,29 @@ class Globals:
     binding_of: dict[ast.Node, Binding] = field(default_factory=dict)  # VarDecl / CBuffer -> binding
     cbuffer_member: dict[ast.VarDecl, tuple[str, int]] = field(default_factory=dict)  # -> (buffer, offset)
     groupshared: dict[ast.VarDecl, GroupsharedVar] = field(default_factory=dict)
+    # (struct name, field name) -> row_major, for the matrix fields that name an orientation
+    orientations: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    def stored(self, t: T.Type, row_major: bool = False) -> T.Type:
+        """``t`` as memory holds it: matrices become ``StoredMatrix`` in the orientation
+        ``row_major`` says unless their struct field names one; 1-vectors are scalars."""
+        if isinstance(t, T.VectorType) and t.size == 1:
+            return t.element
+        if isinstance(t, T.MatrixType):
+            return StoredMatrix(t, row_major)
+        if isinstance(t, T.ArrayType):
+            return T.ArrayType(self.stored(t.element, row_major), t.size)
+        if isinstance(t, T.StructType):
+            fields = tuple((name, self.stored(field_type, self.orientations.get((t.name, name), row_major)))
+                           for name, field_type in t.fields)
+            if any(new is not old for (_, new), (_, old) in zip(fields, t.fields)):
+                return T.StructType(t.name, fields)  # equal to ``t`` (by name): a layout view of it
+        return t
+
+
+def row_major(decl) -> bool:
+    """Whether a declaration's matrices are row_major (column_major is the default)."""
+    return "row_major" in getattr(decl, "modifiers", ())
 
 
 def is_constant_buffer_object(decl: ast.VarDecl) -> bool:
@@ -190,6 +266,7 @@ class _Registers:
 def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
     """Bindings, cbuffer offsets and groupshared offsets for the globals in ``used``."""
     result = Globals()
+    _read_orientations(result, program.unit)
     pending: list[tuple[ast.Node, Binding, ast.Register | None]] = []
     uniforms = [decl for decl in program.globals if decl.storage == "uniform"
                 and not is_constant_buffer_object(decl)]
@@ -234,10 +311,22 @@ def _declaration_order(unit: ast.TranslationUnit):
                     yield var
 
 
+def _read_orientations(result: Globals, unit: ast.TranslationUnit) -> None:
+    """The struct fields that say ``row_major`` or ``column_major``."""
+    structs = [decl for decl in unit.decls if isinstance(decl, ast.StructDecl)]
+    structs += [inner for decl in unit.decls if isinstance(decl, ast.DeclStmt)
+                for inner in decl.decls if isinstance(inner, ast.StructDecl)]
+    for struct in structs:
+        for member in struct.members:
+            if "row_major" in member.modifiers or "column_major" in member.modifiers:
+                result.orientations[(struct.name, member.name)] = row_major(member)
+
+
 def _cbuffer_members(result: Globals, name: str, members: list[ast.VarDecl], diagnostics: Diagnostics) -> None:
     offset = 0
     for member in members:
-        start = cbuffer_place(offset, member.type)
+        stored = result.stored(member.type, row_major(member))
+        start = cbuffer_place(offset, stored)
         if member.packoffset:
             explicit = packoffset_bytes(member.packoffset)
             if explicit is None:
@@ -245,7 +334,7 @@ def _cbuffer_members(result: Globals, name: str, members: list[ast.VarDecl], dia
             else:
                 start = explicit
         result.cbuffer_member[member] = (name, start)
-        offset = start + cbuffer_size(member.type)
+        offset = start + cbuffer_size(stored)
 
 
 def _place_groupshared(result: Globals, decl: ast.VarDecl) -> None:

@@ -10,6 +10,9 @@ Arguments arrive converted to the types overload resolution chose
   arithmetic; the rest of the math group is ``math {fn=name}``.
 - ``countbits firstbithigh firstbitlow reversebits``: ``bits {fn=name}``.
 - ``asuint asint asfloat``: ``bitcast``; ``f32tof16``/``f16tof32`` their own ops.
+- On matrices the element-wise intrinsics run a row at a time (``emit_op``);
+  ``mul`` with a matrix and ``transpose`` are in lower_matrices.py; ``all``/``any``
+  reduce over every element.
 - Wave ops keep their HLSL meaning (lowered to lane exchanges by a later pass):
   reductions ``wave_active {fn=sum|product|min|max|and|or|xor}``, scans
   ``wave_prefix {fn=sum|product}``, ``QuadReadAcrossX/Y/Diagonal`` are
@@ -26,8 +29,9 @@ import math
 from ..diagnostics import Coord
 from ..frontend import hlsl_types as T
 from .core import Inst
+from .lower_matrices import scalar_element, with_scalar
 from .lower_resources import ATOMIC_FUNCTIONS
-from .lower_values import Unsupported, components, ir_type
+from .lower_values import Unsupported, ir_type
 from .ops import Op
 
 ARITHMETIC = {"abs": Op.ABS, "min": Op.MIN, "max": Op.MAX, "dot": Op.DOT, "fma": Op.FMA}
@@ -62,7 +66,7 @@ BARRIERS = {
 }
 EXPANDED = {
     "clamp", "lerp", "mad", "step", "length", "distance", "normalize", "cross", "degrees", "radians",
-    "all", "any", "sincos", "modf", "mul", "f32tof16", "f16tof32",
+    "all", "any", "sincos", "modf", "mul", "f32tof16", "f16tof32", "transpose",
 }
 
 
@@ -74,7 +78,7 @@ class IntrinsicLowering:
         coord = node.coord
         values, places = self.call_arguments(node.args, resolution.param_types, resolution.out_params)
         result = T.VOID if resolution.return_type == T.VOID else ir_type(resolution.return_type, coord)
-        emit = self.b.emit
+        emit = self.emit_op  # a row at a time on matrices
         if name in ARITHMETIC:
             return emit(ARITHMETIC[name], values, result, None, coord)
         if name in MATH:
@@ -105,7 +109,7 @@ class IntrinsicLowering:
 
     # ------------------------------------------------------------ helpers
     def _op(self, op: Op, operands: list[Inst], coord: Coord) -> Inst:
-        return self.b.emit(op, operands, operands[0].type, None, coord)
+        return self.emit_op(op, operands, operands[0].type, None, coord)
 
     def _constant_like(self, value: Inst, number: float, coord: Coord) -> Inst:
         return self.const(value.type, number, coord)
@@ -124,16 +128,16 @@ class IntrinsicLowering:
         return self._op(Op.ADD, [a, self._op(Op.MUL, [s, self._op(Op.SUB, [b, a], coord)], coord)], coord)
 
     def intrinsic_mad(self, values, places, result, coord):
-        if result.element.is_float:
-            return self.b.emit(Op.FMA, values, result, None, coord)
+        if scalar_element(result).is_float:
+            return self.emit_op(Op.FMA, values, result, None, coord)
         a, b, c = values
         return self._op(Op.ADD, [self._op(Op.MUL, [a, b], coord), c], coord)
 
     def intrinsic_step(self, values, places, result, coord):
         edge, x = values
-        mask = self.b.emit(Op.GE, [x, edge], T.with_element(result, T.BOOL), None, coord)
-        return self.b.emit(Op.SELECT, [mask, self.one(result, coord), self.zero(result, coord)], result, None,
-                           coord)
+        mask = self.emit_op(Op.GE, [x, edge], with_scalar(result, T.BOOL), None, coord)
+        return self.emit_op(Op.SELECT, [mask, self.one(result, coord), self.zero(result, coord)], result, None,
+                            coord)
 
     def intrinsic_length(self, values, places, result, coord):
         return self.b.emit(Op.MATH, [self._dot_self(values[0], coord)], result, {"fn": "sqrt"}, coord)
@@ -159,10 +163,10 @@ class IntrinsicLowering:
         return self._op(Op.MUL, [values[0], self._constant_like(values[0], math.pi / 180.0, coord)], coord)
 
     def _reduce_bools(self, values, op: Op, coord) -> Inst:
-        flags = self.convert(values[0], T.vector(T.BOOL, components(values[0].type)), coord)
-        result = self.extract(flags, 0, coord)
-        for k in range(1, components(flags.type)):
-            result = self._op(op, [result, self.extract(flags, k, coord)], coord)
+        flags = self.leaves(self.convert(values[0], with_scalar(values[0].type, T.BOOL), coord), coord)
+        result = flags[0]
+        for flag in flags[1:]:
+            result = self._op(op, [result, flag], coord)
         return result
 
     def intrinsic_all(self, values, places, result, coord):
@@ -174,28 +178,33 @@ class IntrinsicLowering:
     def intrinsic_sincos(self, values, places, result, coord):
         x = values[0]
         for index, fn in ((1, "sin"), (2, "cos")):
-            value = self.b.emit(Op.MATH, [x], x.type, {"fn": fn}, coord)
+            value = self.emit_op(Op.MATH, [x], x.type, {"fn": fn}, coord)
             self.store(places[index], self.convert(value, places[index].result_type, coord), coord)
         return None
 
     def intrinsic_modf(self, values, places, result, coord):
         x = values[0]
-        whole = self.b.emit(Op.MATH, [x], x.type, {"fn": "trunc"}, coord)
+        whole = self.emit_op(Op.MATH, [x], x.type, {"fn": "trunc"}, coord)
         self.store(places[1], self.convert(whole, places[1].result_type, coord), coord)
         return self._op(Op.SUB, [x, whole], coord)
 
     def intrinsic_mul(self, values, places, result, coord):
         a, b = values
+        if isinstance(a.type, T.ArrayType) or isinstance(b.type, T.ArrayType):
+            return self.mul_product(a, b, result, coord)
         if isinstance(a.type, T.VectorType) and isinstance(b.type, T.VectorType):
             return self.b.emit(Op.DOT, [a, b], result, None, coord)
         return self.b.emit(Op.MUL, [self.convert(a, result, coord), self.convert(b, result, coord)], result,
                            None, coord)
 
+    def intrinsic_transpose(self, values, places, result, coord):
+        return self.transpose(values[0], coord)
+
     def intrinsic_f32tof16(self, values, places, result, coord):
-        return self.b.emit(Op.F32TOF16, values, result, None, coord)
+        return self.emit_op(Op.F32TOF16, values, result, None, coord)
 
     def intrinsic_f16tof32(self, values, places, result, coord):
-        return self.b.emit(Op.F16TOF32, values, result, None, coord)
+        return self.emit_op(Op.F16TOF32, values, result, None, coord)
 
     # ------------------------------------------------------------ atomics
     def interlocked(self, name: str, values: list, places: dict, coord: Coord) -> None:

@@ -13,6 +13,12 @@ swizzle). Roots:
   with HLSL packing and an operand for the dynamic part of the offset, if any.
 - ``ElementRoot``: one element of a buffer or texture (``buf[i]``, ``tex[p]``).
 
+Steps are taken on the IR types (a matrix is an array of its rows, see
+lower_matrices.py, with one more step kind, ``elements``: the (row, column) pairs a
+matrix swizzle such as ``m._m01_m10`` picks). Memory is walked on the root's memory
+type (``layout``, from ``Globals.stored``), where a matrix is a ``StoredMatrix``
+leaf whose elements lower_matrices.py addresses by orientation.
+
 Memory is accessed at the leaf type the path reaches (scalar or vector). A single
 component is read or written on its own (``lds[i].y`` is one 4-byte access); a
 swizzle store writes the runs of consecutive components it covers, never a
@@ -28,7 +34,8 @@ from dataclasses import dataclass, field
 from ..diagnostics import Coord
 from ..frontend import hlsl_types as T
 from .core import Binding, Inst
-from .lower_globals import cbuffer_offsets, cbuffer_stride, scalar_bytes, tight_offsets, tight_stride
+from .lower_globals import (StoredMatrix, cbuffer_offsets, cbuffer_stride, scalar_bytes, tight_offsets,
+                            tight_stride)
 from .lower_ssa import Var
 from .lower_values import Unsupported, components, ir_type
 from .ops import Op
@@ -58,12 +65,14 @@ class MemoryRoot:
     space: str  # "scratch" or "lds"
     name: str
     base: int  # byte offset of the variable
+    layout: T.Type | None = None  # the variable's memory type (None: its IR type)
 
 
 @dataclass
 class CBufferRoot:
     buffer: str
     base: int
+    layout: T.Type | None = None  # the member's memory type (None: its IR type)
 
 
 @dataclass
@@ -74,8 +83,8 @@ class ElementRoot:
 
 @dataclass
 class Step:
-    kind: str  # "member", "index" or "swizzle"
-    index: int | Inst | tuple[int, ...]
+    kind: str  # "member", "index", "swizzle" or "elements" (of a matrix: (row, col) pairs)
+    index: int | Inst | tuple
     type: T.Type  # the type after the step
 
 
@@ -126,12 +135,22 @@ class PlaceLowering:
             else:
                 raise Unsupported(f"indexing a value of type '{current}'", coord)
             last = place.steps[-1] if place.steps else None
-            if isinstance(index, int) and last is not None and last.kind == "swizzle":
+            if isinstance(index, int) and last is not None and last.kind in ("swizzle", "elements"):
                 return Place(place.root, place.type, place.steps[:-1] + [
-                    Step("index", last.index[index], step_type)])
+                    Step(last.kind, last.index[index] if last.kind == "swizzle" else (last.index[index],),
+                         step_type)])
         else:
             lanes = tuple(index)
             last = place.steps[-1] if place.steps else None
+            if isinstance(current, T.ArrayType):  # a matrix swizzle: flat row-major indexes
+                cols = components(current.element)
+                pairs = tuple(divmod(flat, cols) for flat in lanes)
+                step_type = T.vector(current.element.element, len(pairs))
+                return Place(place.root, place.type, place.steps + [Step("elements", pairs, step_type)])
+            if last is not None and last.kind == "elements":
+                pairs = tuple(last.index[lane] for lane in lanes)
+                step_type = T.vector(current.element, len(pairs))
+                return Place(place.root, place.type, place.steps[:-1] + [Step("elements", pairs, step_type)])
             step_type = T.vector(current.element, len(lanes))
             if last is not None and last.kind == "swizzle":
                 lanes = tuple(last.index[lane] for lane in lanes)
@@ -152,6 +171,8 @@ class PlaceLowering:
         if isinstance(root, ValueRoot):
             return self.apply_steps(root.value, place.steps, coord)
         address, leaf, rest = self.walk(place, coord)
+        if isinstance(leaf, StoredMatrix):
+            return self.load_matrix(root, address, leaf, rest, coord)
         if len(rest) == 1 and _byte_addressed(root) and rest[0].kind == "index":
             narrow = self.component_address(root, address, leaf, rest[0].index, coord)
             if narrow is not None:
@@ -163,7 +184,12 @@ class PlaceLowering:
         for step in steps:
             if step.kind == "swizzle":
                 value = self.shuffle(value, list(step.index), coord)
+            elif step.kind == "elements":
+                value = self.matrix_elements(value, list(step.index), coord)
             elif isinstance(step.index, Inst):
+                if isinstance(value.type, T.ArrayType):
+                    value = self.select_element(value, step.index, coord)
+                    continue
                 if not isinstance(value.type, T.VectorType):
                     raise Unsupported("a dynamic index into a temporary array", coord)
                 value = self.b.emit(Op.EXTRACT, [value, step.index], step.type, None, coord)
@@ -178,20 +204,29 @@ class PlaceLowering:
         address, leaf, rest = place.walked
         return Address(address.constant, address.dynamic), leaf, list(rest)
 
+    def memory_type(self, place: Place) -> T.Type:
+        """The memory type of a memory place's root (matrices as ``StoredMatrix``)."""
+        root = place.root
+        if isinstance(root, ElementRoot):
+            return self.globals.stored(root.ref.type.element)
+        return root.layout if root.layout is not None else place.type
+
     def _walk(self, place: Place, coord: Coord) -> tuple[Address, T.Type, list[Step]]:
+        """The leaf is a memory type: a scalar, vector, ``StoredMatrix`` or aggregate."""
         root = place.root
         address = Address(root.base if isinstance(root, (MemoryRoot, CBufferRoot)) else 0)
-        current = place.type
+        current = self.memory_type(place)
         steps = list(place.steps)
         while steps and isinstance(current, (T.ArrayType, T.StructType)):
             step = steps.pop(0)
             if step.kind == "member":
                 offsets = cbuffer_offsets(current) if _uses_cbuffer_layout(root) else tight_offsets(current)
                 address.constant += offsets[step.index]
+                current = current.fields[step.index][1]
             else:
                 stride = cbuffer_stride(current) if _uses_cbuffer_layout(root) else tight_stride(current)
                 address = self.advance(address, step.index, stride, coord)
-            current = step.type
+                current = current.element
         if isinstance(root, ElementRoot) and address.dynamic is not None:
             raise Unsupported("a dynamic array index inside a buffer element", coord)
         return address, current, steps
@@ -223,22 +258,25 @@ class PlaceLowering:
                            T.UINT, None, coord)
 
     def load_memory(self, root, address: Address, t: T.Type, coord: Coord) -> Inst:
-        """A scalar/vector leaf load, or an aggregate built from its leaves."""
+        """A scalar/vector leaf load, or an aggregate built from its leaves (``t`` a memory type)."""
         if isinstance(t, (T.ScalarType, T.VectorType)):
             return self.load_leaf(root, address, t, coord)
+        if isinstance(t, StoredMatrix):
+            return self.load_matrix(root, address, t, [], coord)
         parts = [self.load_memory(root, sub, sub_type, coord)
                  for sub, sub_type in self.sub_addresses(root, address, t, coord)]
-        return self.b.emit(Op.CONSTRUCT, parts, t, None, coord)
+        return self.b.emit(Op.CONSTRUCT, parts, ir_type(t, coord), None, coord)
 
     def sub_addresses(self, root, address: Address, t: T.Type, coord: Coord):
+        """The address and memory type of each element or field of an aggregate memory type."""
         if isinstance(t, T.ArrayType):
             stride = cbuffer_stride(t) if _uses_cbuffer_layout(root) else tight_stride(t)
             for k in range(t.size or 0):
-                yield Address(address.constant + k * stride, address.dynamic), ir_type(t.element, coord)
+                yield Address(address.constant + k * stride, address.dynamic), t.element
         else:
             offsets = cbuffer_offsets(t) if _uses_cbuffer_layout(root) else tight_offsets(t)
             for offset, (_, field_type) in zip(offsets, t.fields):
-                yield Address(address.constant + offset, address.dynamic), ir_type(field_type, coord)
+                yield Address(address.constant + offset, address.dynamic), field_type
 
     def load_leaf(self, root, address: Address, t: T.Type, coord: Coord) -> Inst:
         if isinstance(root, MemoryRoot):
@@ -264,6 +302,9 @@ class PlaceLowering:
         if isinstance(root, ValueRoot):
             raise Unsupported("assigning to a temporary value", coord)
         address, leaf, rest = self.walk(place, coord)
+        if isinstance(leaf, StoredMatrix):
+            self.store_matrix(root, address, leaf, rest, value, coord)
+            return
         if not rest:
             self.store_memory(root, address, leaf, value, coord)
             return
@@ -300,6 +341,9 @@ class PlaceLowering:
         if isinstance(t, (T.ScalarType, T.VectorType)):
             self.store_leaf(root, address, value, coord)
             return
+        if isinstance(t, StoredMatrix):
+            self.store_matrix(root, address, t, [], value, coord)
+            return
         for k, (sub, sub_type) in enumerate(self.sub_addresses(root, address, t, coord)):
             self.store_memory(root, sub, sub_type, self.extract(value, k, coord), coord)
 
@@ -313,9 +357,13 @@ class PlaceLowering:
     def insert_path(self, old: Inst, steps: list[Step], value: Inst, coord: Coord) -> Inst:
         """``old`` with the part named by ``steps`` replaced by ``value``."""
         step = steps[0]
+        if isinstance(step.index, Inst) and isinstance(old.type, T.ArrayType):
+            return self.replace_element(old, step.index, steps[1:], value, coord)
         if len(steps) > 1:
             inner = self.apply_steps(old, [step], coord)
             value = self.insert_path(inner, steps[1:], value, coord)
+        if step.kind == "elements":
+            return self.set_matrix_elements(old, list(step.index), value, coord)
         if step.kind == "swizzle":
             size = components(old.type)
             lanes = [size + list(step.index).index(k) if k in step.index else k for k in range(size)]

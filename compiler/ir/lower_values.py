@@ -27,6 +27,7 @@ import struct
 from ..diagnostics import Coord
 from ..frontend import hlsl_types as T
 from .core import Inst
+from .lower_globals import StoredMatrix
 from .lower_ssa import FunctionBuilder, zero_scalar
 from .ops import Op
 
@@ -40,14 +41,28 @@ class Unsupported(Exception):
 
 
 def ir_type(t: T.Type, coord: Coord) -> T.Type:
-    """The IR's form of a sema type: 1-component vectors are scalars; no matrices yet."""
+    """The IR's form of a sema (or memory) type: 1-component vectors are scalars; a matrix
+    is an array of its rows (``float3x4`` is ``float4[3]``, ``float4x1`` is ``float[4]``)."""
     if isinstance(t, T.VectorType) and t.size == 1:
         return t.element
+    if isinstance(t, StoredMatrix):
+        t = t.matrix
     if isinstance(t, T.MatrixType):
-        raise Unsupported(f"matrix type '{t}'", coord)
+        return T.ArrayType(T.vector(t.element, t.cols), t.rows)
     if isinstance(t, T.ArrayType):
         return T.ArrayType(ir_type(t.element, coord), t.size)
+    if isinstance(t, T.StructType):
+        fields = tuple((name, ir_type(field_type, coord)) for name, field_type in t.fields)
+        if any(new is not old for (_, new), (_, old) in zip(fields, t.fields)):
+            return T.StructType(t.name, fields)  # equal to ``t`` (structs compare by name)
     return t
+
+
+def matrix_shape(t: T.Type) -> tuple[int, int] | None:
+    """(rows, cols) of an IR type that can hold a matrix: an array of scalars or vectors."""
+    if isinstance(t, T.ArrayType) and isinstance(t.element, (T.ScalarType, T.VectorType)) and t.size:
+        return t.size, components(t.element)
+    return None
 
 
 def components(t: T.Type) -> int:
@@ -106,7 +121,10 @@ class ValueLowering:
     b: FunctionBuilder
 
     def const(self, t: T.Type, value, coord: Coord) -> Inst:
-        """A constant of a scalar or vector type; a scalar ``value`` splats."""
+        """A constant of a scalar or vector type, or a matrix of them; a scalar ``value`` splats."""
+        if isinstance(t, T.ArrayType):
+            rows = [self.const(t.element, value, coord) for _ in range(t.size or 0)]
+            return self.b.prelude_inst(Op.CONSTRUCT, rows, t, None, coord)
         element = t.element
         if isinstance(value, list):
             value = [fold_scalar(v, element, element) for v in value]
@@ -147,6 +165,9 @@ class ValueLowering:
             parts = [self.convert(self.extract(value, k, coord), target.element, coord)
                      for k in range(source.size or 0)]
             return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
+        reshaped = self.convert_matrix(value, target, coord)  # lower_matrices.py
+        if reshaped is not None:
+            return reshaped
         raise Unsupported(f"conversion from '{source}' to '{target}'", coord)
 
     def convert_element(self, value: Inst, element: T.ScalarType, coord: Coord) -> Inst:
@@ -227,8 +248,12 @@ class ValueLowering:
         return self.b.const(element, zero_scalar(element), coord)
 
     def one(self, t: T.Type, coord: Coord) -> Inst:
-        element = t.element
+        element = t
+        while not isinstance(element, T.ScalarType):
+            element = element.element
         value = True if element.kind == "bool" else (1.0 if element.is_float else 1)
+        if isinstance(t, T.ArrayType):
+            return self.const(t, value, coord)
         return self.b.const(t, value, coord)
 
 
