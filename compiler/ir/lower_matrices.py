@@ -233,12 +233,21 @@ class MatrixLowering:
         if not steps:
             rows, cols = stored.matrix.rows, stored.matrix.cols
             element = stored.element
-            lines = [self.construct(parts[r * cols:(r + 1) * cols], T.vector(element, cols), coord)
+            lines = [self.gather(parts[r * cols:(r + 1) * cols], T.vector(element, cols), coord)
                      for r in range(rows)]
             return self.b.emit(Op.CONSTRUCT, lines, T.ArrayType(T.vector(element, cols), rows), None, coord)
-        value = parts[0] if len(parts) == 1 else self.construct(parts, T.VectorType(parts[0].type, len(parts)),
-                                                                   coord)
+        value = parts[0] if len(parts) == 1 else self.gather(parts, T.VectorType(parts[0].type, len(parts)), coord)
         return self.apply_steps(value, rest, coord)
+
+    def gather(self, parts: list[Inst], t: T.Type, coord: Coord) -> Inst:
+        """A vector of ``parts``; the loaded vector itself when they are all of it, in order
+        (a row of a row_major matrix, a column of a column_major one)."""
+        source = parts[0].operands[0] if parts[0].op is Op.EXTRACT and len(parts[0].operands) == 1 else None
+        if source is not None and source.type == t and all(
+                part.op is Op.EXTRACT and part.operands == [source] and part.attrs.get("index") == k
+                for k, part in enumerate(parts)):
+            return source
+        return self.construct(parts, t, coord)
 
     def load_elements(self, root, address, stored: StoredMatrix, pairs: list, coord: Coord) -> list[Inst]:
         """One scalar per pair. Constant positions read each stored vector once, over the

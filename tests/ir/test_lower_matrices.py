@@ -174,6 +174,43 @@ def test_matrix_values_mul_swizzles_and_conversions(wave_size, with_transpose):
     assert np.array_equal(result, values_expected(src, wave_size))
 
 
+def test_golden_row_major_cbuffer_matrix_swizzle_write_and_vector_times_matrix():
+    module = lowered("""
+    cbuffer Camera { row_major float2x3 view; };
+    RWStructuredBuffer<float3> dst;
+    [numthreads(64, 1, 1)]
+    void main(uint i : SV_GroupIndex)
+    {
+        float2x3 m = view;                  // row_major: each row is one float3 load
+        m._m00_m12 = float2(i, 2 * i);
+        dst[i] = mul(float2(1, -1), m);     // the rows scaled by the vector's components, added
+    }
+    """)
+    assert print_module(module, show_coords=False).strip() == dedent("""
+        resource @Camera cbuffer b0 space0
+        resource @dst RWStructuredBuffer<float3> u0 space0
+        func @main numthreads(64, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=2}
+          %2 = const float3 {value=[1.0, 1.0, 1.0]}
+          %3 = const float3 {value=[-1.0, -1.0, -1.0]}
+          %4 = cbuffer_load float3 {buffer="Camera", offset=0}
+          %5 = cbuffer_load float3 {buffer="Camera", offset=16}
+          %6 = mul uint %1, %0
+          %7 = convert float %0
+          %8 = convert float %6
+          %9 = insert float3 %4, %7 {index=0}
+          %10 = insert float3 %5, %8 {index=2}
+          %11 = mul float3 %2, %9
+          %12 = mul float3 %3, %10
+          %13 = add float3 %11, %12
+          buffer_store %0, %13 {resource="dst"}
+          ret
+        }
+    """).strip()
+
+
 def test_matrices_stay_in_ssa_values_and_a_dynamic_row_is_a_select_chain():
     module = lowered("""
     RWStructuredBuffer<float4> dst;
