@@ -5,6 +5,7 @@ integer: an index that is one keeps its local array in SSA values (any other sen
 it to scratch memory), a case label must be one, and a loop unrolls when its
 counter's start, condition and step are. ``env`` binds the counters of the
 enclosing unrolled loops to their values in the iteration being lowered.
+``root_decl`` names the variable an l-value path starts from.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@
 - Matrices in memory are ``StoredMatrix`` types: a matrix and its orientation.
   ``column_major`` (HLSL's default) stores the columns one after another, ``row_major``
   the rows; each stored vector is one 16-byte row in a constant buffer (a float3x4
-  takes 3 * 16 + 12 bytes column-major, 2 * 16 + 16 row-major) and packed tightly
-  elsewhere. Constant buffers and structured buffers follow DXC: column_major unless
+  takes 3 * 16 + 12 bytes column-major, 2 * 16 + 16 row-major; a matrix of one stored
+  vector is placed like that vector) and packed tightly elsewhere. Constant buffers and structured buffers follow DXC: column_major unless
   the member (or the struct field) says ``row_major``; DXC ignores the modifier in a
   template argument (``StructuredBuffer<row_major float4x4>``, DXC issue #1803) and so
   does shc. Groupshared and scratch matrices, which only the kernel sees, are stored
@@ -144,8 +144,17 @@ def cbuffer_stride(t: T.ArrayType) -> int:
 
 
 def cbuffer_place(offset: int, t: T.Type) -> int:
-    """Where a member of type ``t`` starts when the previous one ended at ``offset``."""
-    if isinstance(t, (T.ArrayType, T.StructType, T.MatrixType, StoredMatrix)):
+    """Where a member of type ``t`` starts when the previous one ended at ``offset``.
+
+    A matrix starts a new row when it stores more than one vector; one stored vector
+    (a column_major float3x1, a row_major float1x3) is placed like that vector, as DXC's
+    ``AlignCBufferOffset`` does.
+    """
+    if isinstance(t, T.MatrixType):
+        t = StoredMatrix(t, row_major=False)
+    if isinstance(t, StoredMatrix) and t.vectors == 1:
+        t = t.vector_type
+    if isinstance(t, (T.ArrayType, T.StructType, StoredMatrix)):
         return round_up(offset, ROW)
     size = cbuffer_size(t)
     start = round_up(offset, scalar_bytes(t.element))

@@ -135,10 +135,12 @@ class PlaceLowering:
             else:
                 raise Unsupported(f"indexing a value of type '{current}'", coord)
             last = place.steps[-1] if place.steps else None
-            if isinstance(index, int) and last is not None and last.kind in ("swizzle", "elements"):
+            if isinstance(index, int) and last is not None and last.kind == "swizzle":
                 return Place(place.root, place.type, place.steps[:-1] + [
-                    Step(last.kind, last.index[index] if last.kind == "swizzle" else (last.index[index],),
-                         step_type)])
+                    Step("index", last.index[index], step_type)])
+            if isinstance(index, int) and last is not None and last.kind == "elements":
+                return Place(place.root, place.type, place.steps[:-1] + [
+                    Step("elements", (last.index[index],), step_type)])
         else:
             lanes = tuple(index)
             last = place.steps[-1] if place.steps else None

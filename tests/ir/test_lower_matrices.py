@@ -98,6 +98,7 @@ void main(uint i : SV_GroupIndex)
     put(i, k, m[r][i % 4]);
     float2 picked = m._m01_m20 + m._12_31;           // zero- and one-based swizzles
     put(i, k, picked.x); put(i, k, picked.y);
+    put(i, k, m._m01_m20[1] + v.wzyx[2] * 10);      // an index after a swizzle
     m._m00_m11 = float2(7, 8);
     m[2].w = 9;
     m[r].y = 5;
@@ -143,6 +144,7 @@ def values_expected(src: np.ndarray, lanes: int) -> np.ndarray:
         r = i % 3
         values += list(m[r]) + [m[r][i % 4]]
         values += [m[0][1] + m[0][1], m[2][0] + m[2][0]]
+        values += [m[2][0] + v[1] * 10]
         m = m.copy()
         m[0][0], m[1][1] = 7, 8
         m[2][3] = 9
@@ -255,7 +257,9 @@ cbuffer Params
     float b;                        // 92: fits after r in its last 16-byte row
     float4x1 c;                     // 96: one column of 4
     float1x4 d;                     // 112: four columns of 1, 52 bytes
-    int2x2 e;                       // 176
+    int2x2 e;                       // 176: two columns, 24 bytes
+    float2x1 g;                     // 200: one stored vector is placed like a float2
+    row_major float1x3 h;           // 208: like a float3
 };
 RWStructuredBuffer<float> dst;
 [numthreads(64, 1, 1)]
@@ -272,10 +276,11 @@ void main(uint i : SV_GroupIndex)
     dst[k + 14] = e[1][0] * 100 + e[0][1];
     float3x3 whole = m;
     dst[k + 15] = whole[2][0] + whole[0][2] * 100;
+    dst[k + 16] = g[1]; dst[k + 17] = h._m02;
 }
 """
 
-CBUFFER_OFFSETS = {"a": 0, "m": 16, "r": 64, "b": 92, "c": 96, "d": 112, "e": 176}
+CBUFFER_OFFSETS = {"a": 0, "m": 16, "r": 64, "b": 92, "c": 96, "d": 112, "e": 176, "g": 200, "h": 208}
 
 
 def test_cbuffer_matrices_pack_column_major_unless_row_major():
@@ -296,7 +301,7 @@ def pack_cbuffer() -> tuple[bytes, dict]:
     c = np.array([5, 6, 7, 8], np.float32)
     d = np.array([9, 10, 11, 12], np.float32)
     e = np.array([[1, 2], [3, 4]], np.int32)
-    data = np.zeros(208, np.uint8)
+    data = np.zeros(224, np.uint8)
 
     def put(offset, array):
         raw = np.ascontiguousarray(array).tobytes()
@@ -313,6 +318,8 @@ def pack_cbuffer() -> tuple[bytes, dict]:
         put(112 + 16 * col, d[col:col + 1])
     for col in range(2):
         put(176 + 16 * col, e[:, col])
+    put(200, np.array([13, 14], np.float32))
+    put(208, np.array([15, 16, 17], np.float32))
     return data.tobytes(), {"m": m, "r": r, "c": c, "d": d, "e": e}
 
 
@@ -325,7 +332,7 @@ def test_cbuffer_matrices_read_the_right_bytes(wave_size):
     for i in range(wave_size):
         rv = np.array([1, 10], np.float32) @ r
         expected = [0.5, -2, *m[i % 3], m[1][2], r[1][2], r[i % 2][i % 3], *rv, c[3], d[3], d[2],
-                    e[1][0] * 100 + e[0][1], m[2][0] + m[0][2] * 100]
+                    e[1][0] * 100 + e[0][1], m[2][0] + m[0][2] * 100, 14, 17]
         assert result[i, :len(expected)].tolist() == expected
 
 
