@@ -14,14 +14,15 @@
   variable starts on a 4-byte boundary.
 - Matrices in memory are ``StoredMatrix`` types: a matrix and its orientation.
   ``column_major`` (HLSL's default) stores the columns one after another, ``row_major``
-  the rows; each stored vector is one 16-byte row in a constant buffer (a float3x4
-  takes 3 * 16 + 12 bytes column-major, 2 * 16 + 16 row-major; a matrix of one stored
-  vector is placed like that vector) and packed tightly elsewhere. Constant buffers and structured buffers follow DXC: column_major unless
-  the member (or the struct field) says ``row_major``; DXC ignores the modifier in a
-  template argument (``StructuredBuffer<row_major float4x4>``, DXC issue #1803) and so
-  does shc. Groupshared and scratch matrices, which only the kernel sees, are stored
-  row_major, so a row is one vector access. ``Globals.stored(t, row_major)`` turns a
-  declared type into its memory type.
+  the rows. In a constant buffer each stored vector is one 16-byte row (a float3x4 takes
+  3 * 16 + 12 bytes column_major, 2 * 16 + 16 row_major) and a matrix of one stored
+  vector is placed like that vector; elsewhere they are packed tightly. Constant
+  buffers and structured buffers follow DXC: column_major unless the member (or the
+  struct field) says ``row_major``; DXC ignores the modifier in a template argument
+  (``StructuredBuffer<row_major float4x4>``, DXC issue #1803) and so does shc, and
+  ``#pragma pack_matrix`` is not honoured. Groupshared and scratch matrices, which
+  only the kernel sees, are stored row_major, so a row is one vector access.
+  ``Globals.stored(t, row_major)`` turns a declared type into its memory type.
 """
 
 from __future__ import annotations
