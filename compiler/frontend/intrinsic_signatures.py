@@ -114,6 +114,7 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("math", "sincos", "sine and cosine at once", "void sincos(F x, out F s, out F c)"),
     fn("math", "modf", "fractional part; whole part through ip", "F modf(F x, out F ip)"),
     fn("math", "dot", "dot product of two vectors", "T:1 dot(T:n a, T:n b)"),
+    fn("math", "transpose", "rows and columns swapped", "T:c*r transpose(T:r*c m)"),
     fn("math", "cross", "cross product of two 3-vectors", "F:3 cross(F:3 a, F:3 b)"),
     fn("math", "length", "Euclidean length of a vector", "F:1 length(F:n v)"),
     fn("math", "distance", "distance between two points", "F:1 distance(F:n a, F:n b)"),

@@ -529,3 +529,10 @@ def test_not_a_method():
         method(SAMPLER, "SampleLevel")
     with pytest.raises(IntrinsicError, match="'x' is not a method of float3"):
         method(ty("float3"), "x")
+
+
+def test_transpose_swaps_rows_and_columns():
+    result = lookup_function("transpose", [T.MatrixType(T.FLOAT, 3, 4)])
+    assert result.return_type == T.MatrixType(T.FLOAT, 4, 3)
+    half = lookup_function("transpose", [T.MatrixType(T.HALF, 2, 2)])
+    assert half.return_type == T.MatrixType(T.HALF, 2, 2)

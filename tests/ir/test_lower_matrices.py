@@ -13,22 +13,11 @@ from shc.compiler.backend.rdna2.isel import select
 from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.backend.rdna2.simulate import simulate
 from shc.compiler.diagnostics import Diagnostics
-from shc.compiler.frontend import intrinsics
-from shc.compiler.frontend.intrinsic_signatures import fn
 from shc.compiler.ir.from_ast import Lowerer, lower
 from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.pipeline import Options, check_source, compile_source
-
-TRANSPOSE = fn("math", "transpose", "rows and columns swapped", "T:c*r transpose(T:r*c m)")
-
-
-@pytest.fixture
-def with_transpose(monkeypatch):
-    """sema's table has no ``transpose`` yet; lowering does (lower_matrices.py)."""
-    monkeypatch.setitem(intrinsics._FUNCTIONS, "transpose", TRANSPOSE)
-
 
 def lowered(source: str, wave_size: int = 32):
     diagnostics = Diagnostics()
@@ -169,7 +158,7 @@ def values_expected(src: np.ndarray, lanes: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("wave_size", [32, 64])
-def test_matrix_values_mul_swizzles_and_conversions(wave_size, with_transpose):
+def test_matrix_values_mul_swizzles_and_conversions(wave_size):
     src = np.random.default_rng(3).integers(-4, 5, wave_size + 3).astype(np.float32)
     dst = np.zeros(80 * wave_size, np.float32)
     result = run_everywhere(VALUES, wave_size, {"src": src, "dst": dst})["dst"].reshape(wave_size, 80)
