@@ -108,6 +108,7 @@ class KernelInfo:
     wave_entry: str = "shc_wave"
     barriers: dict[int, str] = field(default_factory=dict)  # barrier id -> "file:line:col"
     declared: frozenset[str] = frozenset()  # every global resource and constant name in the source
+    orientations: dict = field(default_factory=dict)  # (struct, field) -> row_major (layout.matrix_orientations)
 
     def barrier_coord(self, barrier_id: int) -> str:
         return self.barriers.get(barrier_id, f"{self.source_file} (barrier {barrier_id})")
@@ -319,7 +320,7 @@ def _build_host(module):
 
 def _kernel_info(module, program, host, source: _Source) -> KernelInfo:
     from ..compiler.ir.ops import Op
-    from .layout import cbuffer_layouts
+    from .layout import cbuffer_layouts, matrix_orientations
 
     bindings = [BindingInfo(b.name, b.kind, b.element, b.register, b.space, b.count, b.globally_coherent)
                 for b in module.bindings]
@@ -339,7 +340,7 @@ def _kernel_info(module, program, host, source: _Source) -> KernelInfo:
         frame_bytes=int(host.frame_bytes), lds_bytes=int(getattr(host, "lds_bytes", module.lds_bytes)),
         scratch_bytes_per_wave=int(getattr(host, "scratch_bytes_per_wave", 0)),
         wave_entry=getattr(host, "entry", "shc_wave"), barriers=_barrier_coords(host, module),
-        declared=frozenset(declared),
+        declared=frozenset(declared), orientations=matrix_orientations(program),
     )
 
 

@@ -9,12 +9,18 @@ Two layouts, both chosen by AST lowering (``compiler/ir/lower_globals.py``):
 - **constant buffer** (``cbuffer``, ``$Globals``, ``ConstantBuffer<S>``): 16-byte
   rows, a scalar or vector never crosses a row, arrays and structs start on a row
   and array elements are a row apart. ``cbuffer_layouts`` reads the member
-  offsets lowering chose (``packoffset`` included), and ``pack_cbuffer`` writes
-  Python values into the bytes the kernel reads.
+  offsets lowering chose (``packoffset`` included) and each member's stored type
+  (``Globals.stored``); ``pack_cbuffer`` writes Python values into the bytes the
+  kernel reads, with lowering's own ``cbuffer_size``/``cbuffer_offsets``.
 
-Matrices are laid out as HLSL's default ``column_major``: each column is one
-16-byte row holding ``rows`` components (AST lowering does not accept matrices
-yet; this is the layout it will have to agree with).
+Matrices are ``(..., rows, cols)`` arrays in HLSL's logical order, whatever their
+memory holds. Memory follows AST lowering (``lower_globals.StoredMatrix``, DXC's
+layouts): column_major unless a cbuffer member or a struct field says ``row_major``
+(``StructuredBuffer<row_major float4x4>`` is column_major, as in DXC). In a constant
+buffer each stored vector (a column, or a row when row_major) is one 16-byte row;
+in a structured buffer the stored vectors are packed tightly, so a buffer holding
+column_major matrices is bound as a copy with each matrix transposed
+(``to_memory``) and, when written, copied back (``from_memory``).
 """
 
 from __future__ import annotations
@@ -44,13 +50,18 @@ def scalar_dtype(t: T.ScalarType) -> np.dtype:
 
 
 def numpy_dtype(t: T.Type) -> np.dtype:
-    """The dtype of one ``t`` in the tight layout (a structured-buffer element)."""
+    """The dtype of one ``t`` in the tight layout (a structured-buffer element).
+
+    A declared type gives the logical view users see; a stored type (``memory_type``)
+    the order memory holds, which differs for column_major matrices."""
     if isinstance(t, T.ScalarType):
         return scalar_dtype(t)
     if isinstance(t, T.VectorType):
         return np.dtype((scalar_dtype(t.element), (t.size,)))
     if isinstance(t, T.MatrixType):
         return np.dtype((scalar_dtype(t.element), (t.rows, t.cols)))
+    if isinstance(t, G.StoredMatrix):  # memory order: (stored vectors, components)
+        return np.dtype((scalar_dtype(t.element), (t.vectors, t.length)))
     if isinstance(t, T.ArrayType):
         return np.dtype((numpy_dtype(t.element), (t.size or 0,)))
     if isinstance(t, T.StructType):
@@ -75,7 +86,63 @@ def element_shape(t: T.Type) -> tuple[np.dtype, tuple[int, ...]]:
         return scalar_dtype(t.element), (t.size,)
     if isinstance(t, T.MatrixType):
         return scalar_dtype(t.element), (t.rows, t.cols)
+    if isinstance(t, G.StoredMatrix):
+        return scalar_dtype(t.element), (t.vectors, t.length)
     return numpy_dtype(t), ()
+
+
+def matrix_orientations(program) -> dict[tuple[str, str], bool]:
+    """The struct fields that name a matrix orientation: (struct, field) -> row_major."""
+    from ..compiler.diagnostics import Diagnostics
+
+    return G.layout_globals(program, set(), Diagnostics()).orientations
+
+
+def memory_type(element: T.Type, orientations: dict[tuple[str, str], bool]) -> T.Type:
+    """A structured buffer's element as memory holds it: lowering's ``Globals.stored``."""
+    return G.Globals(orientations=dict(orientations)).stored(element)
+
+
+def transposes(stored: T.Type) -> bool:
+    """Whether memory holds some matrix of ``stored`` transposed (column_major, not 1xN or Nx1)."""
+    if isinstance(stored, G.StoredMatrix):
+        return not stored.row_major and stored.matrix.rows > 1 and stored.matrix.cols > 1
+    if isinstance(stored, T.ArrayType):
+        return transposes(stored.element)
+    if isinstance(stored, T.StructType):
+        return any(transposes(field_type) for _, field_type in stored.fields)
+    return False
+
+
+def to_memory(logical: np.ndarray, stored: T.Type) -> np.ndarray:
+    """A new array holding ``logical`` (matrices (rows, cols)) in ``stored``'s memory order."""
+    base, shape = element_shape(stored)
+    memory = np.zeros(logical.shape[:logical.ndim - len(shape)] + shape, base)
+    _between(memory, logical, stored, into_memory=True)
+    return memory
+
+
+def from_memory(target: np.ndarray, memory: np.ndarray, stored: T.Type) -> None:
+    """Write ``memory`` (from ``to_memory``) back into the logical array ``target``."""
+    _between(memory, target, stored, into_memory=False)
+
+
+def _between(memory: np.ndarray, logical: np.ndarray, stored: T.Type, into_memory: bool) -> None:
+    if isinstance(stored, T.StructType):
+        for name, field_type in stored.fields:
+            _between(memory[name], logical[name], field_type, into_memory)
+        return
+    if isinstance(stored, T.ArrayType):  # its axis is already part of both arrays
+        return _between(memory, logical, stored.element, into_memory)
+    if isinstance(stored, G.StoredMatrix) and not stored.row_major:
+        if into_memory:
+            memory[...] = np.swapaxes(logical, -1, -2)
+        else:
+            logical[...] = np.swapaxes(memory, -1, -2)
+    elif into_memory:
+        memory[...] = np.reshape(logical, memory.shape)  # a float1 is stored as a scalar
+    else:
+        logical[...] = np.reshape(memory, logical.shape)
 
 
 # ---------------------------------------------------------------------------------------
@@ -87,7 +154,8 @@ def element_shape(t: T.Type) -> tuple[np.dtype, tuple[int, ...]]:
 class CBufferField:
     name: str
     offset: int
-    type: T.Type
+    type: T.Type  # as declared: what a Python value must look like
+    stored: T.Type  # as memory holds it (``Globals.stored``): what lowering's offsets and matrices use
     required: bool = True  # the kernel reads it; an unread member may be left out
 
 
@@ -98,38 +166,8 @@ class CBufferLayout:
 
     @property
     def size(self) -> int:
-        end = max((f.offset + cbuffer_size(f.type) for f in self.fields), default=0)
+        end = max((f.offset + G.cbuffer_size(f.stored) for f in self.fields), default=0)
         return G.round_up(max(end, 16), 16)
-
-
-def cbuffer_size(t: T.Type) -> int:
-    """``lower_globals.cbuffer_size``, with matrices."""
-    if isinstance(t, T.MatrixType):
-        return (t.cols - 1) * G.ROW + t.rows * G.scalar_bytes(t.element)
-    if isinstance(t, T.ArrayType):
-        return cbuffer_stride(t) * ((t.size or 1) - 1) + cbuffer_size(t.element)
-    if isinstance(t, T.StructType):
-        offsets = cbuffer_offsets(t)
-        end = offsets[-1] + cbuffer_size(t.fields[-1][1]) if t.fields else 0
-        return G.round_up(end, G.ROW)
-    return G.cbuffer_size(t)
-
-
-def cbuffer_stride(t: T.ArrayType) -> int:
-    return G.round_up(cbuffer_size(t.element), G.ROW)
-
-
-def cbuffer_offsets(t: T.StructType) -> list[int]:
-    """``lower_globals.cbuffer_offsets``, with matrices (which start on a row)."""
-    offsets, offset = [], 0
-    for _, field_type in t.fields:
-        if isinstance(field_type, (T.MatrixType, T.ArrayType, T.StructType)):
-            start = G.round_up(offset, G.ROW)
-        else:
-            start = G.cbuffer_place(offset, field_type)
-        offsets.append(start)
-        offset = start + cbuffer_size(field_type)
-    return offsets
 
 
 def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str, CBufferLayout]:
@@ -148,10 +186,11 @@ def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str,
         if buffer not in names:
             continue
         member_type = decl.type  # ConstantBuffer<S> name: sema types it as S, at offset 0
-        size = cbuffer_size(member_type)
+        stored = laid_out.stored(member_type, G.row_major(decl))
+        size = G.cbuffer_size(stored)
         read = any(offset <= start < offset + max(size, 1) for start in loads.get(buffer, []))
         layouts.setdefault(buffer, CBufferLayout(buffer)).fields.append(
-            CBufferField(decl.name, offset, member_type, read))
+            CBufferField(decl.name, offset, member_type, stored, read))
     return layouts
 
 
@@ -164,7 +203,7 @@ def pack_cbuffer(layout: CBufferLayout, values: dict, kernel_names: str = "") ->
                 raise BindingError(f"missing constant '{member.name}' ({member.type}, in "
                                    f"{_buffer_title(layout.name)}): pass {member.name}=...")
             continue
-        _pack(data, member.offset, member.type, values[member.name], member.name)
+        _pack(data, member.offset, member.type, member.stored, values[member.name], member.name)
     return bytes(data)
 
 
@@ -172,23 +211,27 @@ def _buffer_title(name: str) -> str:
     return "the global uniforms" if name == "$Globals" else f"cbuffer '{name}'"
 
 
-def _pack(data: bytearray, offset: int, t: T.Type, value, where: str) -> None:
+def _pack(data: bytearray, offset: int, t: T.Type, stored: T.Type, value, where: str) -> None:
+    """``value`` (checked against the declared ``t``) written as ``stored`` lays it out."""
     if isinstance(t, T.ScalarType):
         _put(data, offset, _numbers(value, scalar_dtype(t), (), where, t))
     elif isinstance(t, T.VectorType):
         _put(data, offset, _numbers(value, scalar_dtype(t.element), (t.size,), where, t))
     elif isinstance(t, T.MatrixType):
         matrix = _numbers(value, scalar_dtype(t.element), (t.rows, t.cols), where, t)
-        for column in range(t.cols):  # column_major: a column per 16-byte row
-            _put(data, offset + column * G.ROW, np.ascontiguousarray(matrix[:, column]))
+        vectors = matrix if stored.row_major else matrix.T
+        for index in range(stored.vectors):  # each stored vector is one 16-byte row
+            _put(data, offset + index * G.ROW, vectors[index])
     elif isinstance(t, T.ArrayType):
         items = _sequence(value, t.size, where, t)
         for index, item in enumerate(items):
-            _pack(data, offset + index * cbuffer_stride(t), t.element, item, f"{where}[{index}]")
+            _pack(data, offset + index * G.cbuffer_stride(stored), t.element, stored.element, item,
+                  f"{where}[{index}]")
     elif isinstance(t, T.StructType):
         members = _struct_members(value, t, where)
-        for (name, field_type), field_offset in zip(t.fields, cbuffer_offsets(t)):
-            _pack(data, offset + field_offset, field_type, members[name], f"{where}.{name}")
+        for (name, field_type), (_, field_stored), field_offset in zip(t.fields, stored.fields,
+                                                                     G.cbuffer_offsets(stored)):
+            _pack(data, offset + field_offset, field_type, field_stored, members[name], f"{where}.{name}")
     else:
         raise BindingError(f"'{where}': type '{t}' cannot be set from Python")
 

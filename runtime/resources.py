@@ -8,7 +8,9 @@ Everything is bound by its HLSL name (``abi.py`` describes the slots):
 
 - typed and structured buffers: NumPy arrays of the element's dtype, a vector's
   components as the trailing axis (``float4`` -> ``(..., 4)`` float32), a struct as
-  a structured dtype with HLSL's tight layout (``Kernel.bindings[name].dtype``);
+  a structured dtype with HLSL's tight layout (``Kernel.bindings[name].dtype``), a
+  matrix as ``(rows, cols)`` axes in HLSL's logical order (column_major ones, the
+  default, are bound as a transposed copy and copied back: ``layout.py``);
 - byte-address buffers: uint32 or uint8 arrays;
 - textures: see ``textures.py``; samplers: ``Sampler``;
 - constant-buffer members and global uniforms by their own names (a whole
@@ -30,7 +32,8 @@ import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
 from .abi import META_FIELDS, META_INTS, ResourceKind
-from .layout import BindingError, CBufferLayout, element_shape, numpy_dtype, pack_cbuffer
+from .layout import (BindingError, CBufferLayout, element_shape, from_memory, memory_type, numpy_dtype, pack_cbuffer,
+                     to_memory, transposes)
 from .textures import Texture, base_kind, bind_texture, texel_dtype
 
 __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
@@ -81,6 +84,8 @@ class ResourceTable:
     meta: np.ndarray  # int32, META_INTS per slot, then texture mip offsets
     keep: list = field(default_factory=list)
     copies_back: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (caller's, ours)
+    # (caller's, ours in memory order, element as stored): buffers of column_major matrices
+    transposed_back: list[tuple[np.ndarray, np.ndarray, T.Type]] = field(default_factory=list)
     textures_back: list[Texture] = field(default_factory=list)
 
     def slot_bytes(self, slot: int) -> bytes:
@@ -92,6 +97,8 @@ class ResourceTable:
     def write_back(self) -> None:
         for target, ours in self.copies_back:
             target[...] = ours
+        for target, ours, stored in self.transposed_back:
+            from_memory(target, ours, stored)
         for texture in self.textures_back:
             texture.write_back()
 
@@ -104,6 +111,8 @@ class _Builder:
         self.mip_offsets: dict[int, list[int]] = {}  # texture slot -> first texel of each mip
         self.textures: dict[tuple, Texture] = {}  # one conversion per caller's array (aliases)
         self.copies: dict[int, np.ndarray] = {}  # id(caller's buffer) -> our copy
+        self.transposed: dict[int, np.ndarray] = {}  # id(caller's buffer) -> our copy in memory order
+        self.orientations: dict[tuple[str, str], bool] = {}  # KernelInfo.orientations
         self.table = ResourceTable(self.pointers, self.sizes, np.zeros(0, np.int32))
         self.empty = np.zeros(_ALIGN, dtype=np.uint8)  # what an unbound or empty slot points at
         self.table.keep.append(self.empty)
@@ -150,6 +159,7 @@ def bind(info, values: dict) -> ResourceTable:
     """A ``ResourceTable`` for ``info`` (a ``kernel.KernelInfo``) from the dispatch's keyword arguments."""
     _check_names(info, values)
     builder = _Builder(info.slot_count)
+    builder.orientations = info.orientations
     for binding in info.bindings:
         first = info.slots[binding.name]
         category = binding_category(binding.kind)
@@ -242,10 +252,15 @@ def _bind_buffer(builder: _Builder, slot: int, binding, where: str, value, categ
         if value.dtype not in (np.dtype(np.uint32), np.dtype(np.uint8)):
             raise BindingError(f"'{where}' ({_describe(binding)}): expected a uint32 or uint8 array, got {value.dtype}")
         stride = 1
+        memory = _memory_of(builder, value, writable)
     else:
         _check_element(where, binding, value)
         stride = numpy_dtype(binding.element).itemsize
-    memory = _memory_of(builder, value, writable)
+        stored = memory_type(binding.element, builder.orientations)
+        if transposes(stored):
+            memory = _memory_in_order(builder, value, stored, writable)
+        else:
+            memory = _memory_of(builder, value, writable)
     builder.set_memory(slot, memory)
     builder.set_meta(slot, kind=_RESOURCE_KIND[category], stride=stride, width=memory.nbytes // stride,
                      height=1, depth=1)
@@ -282,6 +297,17 @@ def _memory_of(builder: _Builder, value: np.ndarray, writable: bool) -> np.ndarr
         builder.table.keep.append(value)
     if writable and not any(ours is copy for _, copy in builder.table.copies_back):
         builder.table.copies_back.append((value, ours))
+    return ours
+
+
+def _memory_in_order(builder: _Builder, value: np.ndarray, stored: T.Type, writable: bool) -> np.ndarray:
+    """A copy of ``value`` with its column_major matrices transposed (copied back if written)."""
+    ours = builder.transposed.get(id(value))
+    if ours is None:  # one copy per array, so aliased bindings share it
+        ours = builder.transposed[id(value)] = to_memory(value, stored)
+        builder.table.keep.append(value)
+    if writable and not any(ours is copy for _, copy, _ in builder.table.transposed_back):
+        builder.table.transposed_back.append((value, ours, stored))
     return ours
 
 

@@ -474,15 +474,74 @@ def test_matrices_in_cbuffers_and_structured_buffers(kernel_cache):
     pairs = np.arange(64, dtype=np.float32).reshape(16, 2, 2)
     points = np.random.default_rng(8).integers(-3, 3, (16, 4)).astype(np.float32)
     dst = np.zeros((16, 3), np.float32)
-    # A StructuredBuffer holds its matrices column_major, as DXC lays them out (each matrix's
-    # columns one after another; compiler/ir/lower_globals.py). The runtime binds an array's
-    # bytes as they are, so the buffer gets each matrix transposed.
-    columns = np.ascontiguousarray(pairs.transpose(0, 2, 1))
-    kernel.dispatch((1, 1, 1), m=m, pairs=columns, points=points, dst=dst)
+    kernel.dispatch((1, 1, 1), m=m, pairs=pairs, points=points, dst=dst)
     expected = points @ m.T
     expected[:, 0] += pairs[:, 0, 1]
     expected[:, 1] += pairs[:, 1, 0]
     assert np.allclose(dst, expected)
+
+
+def test_cbuffer_matrices_of_either_orientation(kernel_cache):
+    source = """
+    cbuffer Transform { float k; row_major float3x4 r; float4x3 c; float2 tail; };
+    StructuredBuffer<float4> points; RWStructuredBuffer<float4> dst;
+    [numthreads(8, 1, 1)]
+    void main(uint3 id : SV_DispatchThreadID) {
+        float3 a = mul(r, points[id.x]);
+        dst[id.x] = mul(c, a) * k + float4(tail, r[2][3], c[3][0]);
+    }
+    """
+    kernel = shc.compile(source)
+    layout = kernel.info.cbuffers["Transform"]
+    assert [(f.name, f.offset) for f in layout.fields] == [("k", 0), ("r", 16), ("c", 64), ("tail", 112)]
+    assert layout.size == 128
+    r = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
+    c = np.arange(12, dtype=np.float32).reshape(4, 3) * 0.5
+    points = np.random.default_rng(9).integers(-3, 3, (8, 4)).astype(np.float32)
+    dst = np.zeros((8, 4), np.float32)
+    kernel.dispatch((1, 1, 1), k=2.0, r=r, c=c, tail=(7.0, 8.0), points=points, dst=dst)
+    expected = (points @ r.T) @ c.T * 2 + np.array([7, 8, r[2, 3], c[3, 0]], np.float32)
+    assert np.allclose(dst, expected)
+    raw = np.frombuffer(bind(kernel.info, dict(k=2.0, r=r, c=c, tail=(7.0, 8.0), points=points, dst=dst))
+                        .slot_bytes(kernel.info.slots["Transform"]), np.float32)
+    assert np.array_equal(raw[4:16].reshape(3, 4), r)  # row_major: a row per 16-byte row
+    assert np.array_equal(raw[16:28].reshape(3, 4), c.T)  # column_major: a column (4 floats) per row
+
+
+def test_struct_matrix_fields_of_either_orientation(kernel_cache):
+    source = """
+    struct Body { float2x3 c; float w; row_major float3x2 r; float2x2 s[2]; };
+    RWStructuredBuffer<Body> bodies; StructuredBuffer<float2x3> extra;
+    cbuffer Params { Body base; };
+    [numthreads(16, 1, 1)]
+    void main(uint3 id : SV_DispatchThreadID) {
+        Body b = bodies[id.x];
+        b.c = b.c * b.w + extra[id.x] + base.c;
+        b.r = transpose(b.c) + b.r + base.r;
+        b.s[1] = mul(b.s[0], b.s[1]) + base.s[1];
+        b.w = b.c[1][0] + b.r[2][1];
+        bodies[id.x] = b;
+    }
+    """
+    kernel = shc.compile(source)
+    dtype = kernel.bindings["bodies"].dtype
+    assert dtype.fields["r"][0].shape == (3, 2) and dtype.fields["c"][0].shape == (2, 3)
+    rng = np.random.default_rng(10)
+    bodies = np.zeros(16, dtype)
+    for name in ("c", "w", "r", "s"):
+        bodies[name] = rng.integers(-4, 5, bodies[name].shape)
+    extra = rng.integers(-4, 5, (16, 2, 3)).astype(np.float32)
+    base = {"c": rng.integers(-4, 5, (2, 3)), "w": 0.0, "r": rng.integers(-4, 5, (3, 2)),
+            "s": rng.integers(-4, 5, (2, 2, 2))}
+    before = bodies.copy()
+    kernel.dispatch((1, 1, 1), bodies=bodies, extra=extra, base=base)
+    c = before["c"] * before["w"][:, None, None] + extra + base["c"]
+    r = c.transpose(0, 2, 1) + before["r"] + base["r"]
+    assert np.array_equal(bodies["c"], c)
+    assert np.array_equal(bodies["r"], r)
+    assert np.array_equal(bodies["s"][:, 0], before["s"][:, 0])
+    assert np.array_equal(bodies["s"][:, 1], before["s"][:, 0] @ before["s"][:, 1] + base["s"][1])
+    assert np.array_equal(bodies["w"], c[:, 1, 0] + r[:, 2, 1])
 
 
 def test_an_array_bound_twice_is_converted_once(kernel):
