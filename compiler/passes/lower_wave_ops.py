@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import Pass, replace_all_uses
+from . import Pass, replace_uses
 from . import wave_ladders as ladders
 from .constants import constant_array, evaluate
 from .uniformity import Uniformity
@@ -60,10 +60,18 @@ class LowerWaveOps(Pass):
         self.uniformity = module.analyses["uniformity"]
         wave_ops = [inst for inst in function.instructions() if inst.op in WAVE_OPS]
         plans = [(inst, self.plan(inst)) for inst in wave_ops]
+        mapping = {}
         for inst, lowering in plans:
-            result = lowering(ladders.Builder(inst, self.wave_size))
-            replace_all_uses(function, inst, result)
-            inst.block.insts.remove(inst)
+            mapping[inst] = lowering(ladders.Builder(inst, self.wave_size))
+        # One walk rewrites every use, including uses by the sequences just built (a wave op
+        # of a wave op); a result that is itself a lowered op (a shuffle by 0) is followed.
+        for inst, result in mapping.items():
+            while result in mapping:
+                result = mapping[result]
+            mapping[inst] = result
+        replace_uses(function, mapping)
+        for block in function.blocks:
+            block.insts = [inst for inst in block.insts if inst not in mapping]
         # The analysis described the IR before lowering; later passes recompute it.
         module.analyses.pop("uniformity", None)
 
