@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir.core import Block
+from ..ir.structure import classify
 from ..ir.ops import Op
 from .host_ir import V, is_vector
 from .host_values import Value, cast, vselect, wave_scalar
@@ -71,22 +72,9 @@ class FlowEmitter:
     def store_mask(self, mask: V, var: V) -> None:
         self.b.store(mask, var, align=64)
 
-    def classify(self, target: Block) -> tuple[Construct, str] | None:
-        """Where a branch to ``target`` parks its lanes (innermost construct first)."""
-        for frame in reversed(self.frames):
-            if frame.kind == "loop":
-                if target is frame.header:
-                    return frame, "back"
-                if target is frame.cont:
-                    return frame, "continues"
-                if target is frame.merge:
-                    return frame, "arrived"
-            else:
-                if target is frame.merge:
-                    return frame, "arrived"
-                if target in frame.cases:
-                    return frame, "pending"
-        return None
+    def classify(self, target: Block):
+        """Where a branch to ``target`` parks its lanes (see ``ir/structure.py``)."""
+        return classify(self.frames, target)
 
     def park(self, target: Block, mask: V) -> bool:
         place = self.classify(target)

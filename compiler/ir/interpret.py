@@ -59,6 +59,7 @@ import numpy as np
 from ..frontend import hlsl_types as T
 from . import interpret_arith, interpret_memory, interpret_textures, interpret_wave
 from .core import Block, Function, Inst, Module
+from .structure import classify
 from .interpret_memory import as_bytes
 from .interpret_values import InterpretError, Whole, coerce, merge, present, zeros
 from .ops import LANE_EXCHANGE, WAVE_OPS, Op
@@ -377,22 +378,9 @@ class _Machine:
 
     # -- structured control flow ----------------------------------------------------------
 
-    def classify(self, target: Block) -> tuple[_Frame, str] | None:
-        """Where a branch to ``target`` parks its lanes (innermost construct first), if anywhere."""
-        for frame in reversed(self.frames):
-            if frame.kind == "loop":
-                if target is frame.header:
-                    return frame, "back"
-                if target is frame.cont:
-                    return frame, "continues"
-                if target is frame.merge:
-                    return frame, "arrived"
-            else:
-                if target is frame.merge:
-                    return frame, "arrived"
-                if target in frame.cases:
-                    return frame, "pending"
-        return None
+    def classify(self, target: Block):
+        """Where a branch to ``target`` parks its lanes (see ``ir/structure.py``)."""
+        return classify(self.frames, target)
 
     def park(self, target: Block, lanes: np.ndarray) -> bool:
         place = self.classify(target)
