@@ -107,6 +107,8 @@ def render_table(report: KernelReport) -> str:
         ("LLVM VGPRs / SGPRs", lambda w: _llvm_pair(w.llvm)),
         ("LLVM occupancy", lambda w: _llvm_occupancy(w.llvm)),
     ]
+    if all(report.waves[size].llvm is None for size in sizes):
+        rows = [row for row in rows if not row[0].startswith("LLVM")]  # --no-llvm
     width = max(len(name) for name, _ in rows) + 2
     out.append(" " * width + "".join(f"{'wave' + str(size):>16}" for size in sizes))
     for name, cell in rows:
