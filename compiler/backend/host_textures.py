@@ -15,6 +15,15 @@ transparent black border) apply to u and v; the array slice is ``round(w)``
 clamped; point sampling takes mip ``floor(lod + 0.5)``, linear sampling is
 trilinear (bilinear in mips ``floor(lod)`` and the next, blended by the fraction;
 an integer lod is plain bilinear). Texel centres are at half-integers.
+
+Texture3D SampleLevel filters over u, v and w (point, or 8 texels per mip) with the
+address mode on each axis. Cubes are 2-D arrays of ``6 * cubes`` faces (+X, -X, +Y,
+-Y, +Z, -Z): SampleLevel picks the face by D3D cube addressing (major axis = largest
+magnitude, ties to z, then y, then x; face uv = (sc / |ma| + 1) / 2, (tc / |ma| + 1) / 2),
+a TextureCubeArray's cube is ``round(w)`` clamped, and the face is filtered in 2-D
+clamped to its own edges, whatever the sampler's address mode: no seamless filtering
+across faces (a bilinear tap at a face edge repeats the edge texel instead of reading
+the neighbouring face). GetDimensions of a cube array counts cubes.
 """
 
 from __future__ import annotations
@@ -29,15 +38,16 @@ from .host_values import Value, cast, cast_value, unify
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
          "filter": 7, "address": 8}
 META_INTS = 16
+_CUBES = ("TextureCube", "TextureCubeArray")
 
 
 def _kind(em, name: str) -> tuple[str, int, bool, bool]:
     binding = em.bindings.get(name)
     if binding is None:
         raise NotImplementedError(f"no texture named {name!r} is bound")
-    if binding.kind in ("TextureCube", "TextureCubeArray"):
-        raise NotImplementedError(f"{binding.kind} is not supported by the host JIT")
     writable, dims, _, is_array = T.RESOURCE_KINDS[binding.kind]
+    if binding.kind in _CUBES:  # laid out like a 2-D array of 6 * cubes faces
+        return binding.kind, 3, False, True
     return binding.kind, dims, writable, is_array
 
 
@@ -245,14 +255,16 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
     return b.select(border, i, result), outside_ok
 
 
-def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
+def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
                   offsets: list[V], linear: V, mode: V, width: int, storage: T.ScalarType,
                   border: list[V]) -> list[V]:
-    """Point or bilinear filtering at mip level ``mip`` (a lane vector): ``width`` float channels."""
+    """Point or (bi/tri)linear filtering at mip level ``mip`` (a lane vector) over ``len(uv)``
+    axes (3 axes: a 3-D texture, whose depth shrinks with the mip): ``width`` float channels."""
     b = em.b
     fty = b.vec("float")
-    level_width, level_height = (_level_size(b, size, mip) for size in sizes)
-    scales = [b.cast("uitofp", size, fty) for size in (level_width, level_height)][:len(uv)]
+    level_sizes = [_level_size(b, size, mip) for size in sizes]
+    level_width, level_height = level_sizes[0], level_sizes[1]
+    scales = [b.cast("uitofp", size, fty) for size in level_sizes][:len(uv)]
     mip_offset = load_value(em, Memory(offsets_ptr, V("i32", str(INT32_MAX))), Address(b.binop("shl", mip, b.const(
         mip.ty, 2))), T.INT).parts[0]
     linear_v = b.splat(linear)
@@ -263,17 +275,19 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V
         start = b.call(fty, "llvm.floor", [texel])
         starts.append(start)
         fractions.append(b.select(linear_v, b.binop("fsub", texel, start), b.zero(fty)))
-    corners = [(0, 0), (1, 0), (0, 1), (1, 1)] if len(uv) == 2 else [(0, 0), (1, 0)]
+    # corner k has step (k >> axis) & 1 on each axis: x pairs first, then y, then z
+    corners = [tuple((k >> axis) & 1 for axis in range(len(uv))) for k in range(1 << len(uv))]
     texels = []
-    for dx, dy in corners:
+    for steps in corners:
         inside, index = None, []
-        for axis, step in enumerate((dx, dy)[:len(uv)]):
+        for axis, step in enumerate(steps):
             position = b.binop("fadd", starts[axis], b.const(fty, float(step))) if step else starts[axis]
             wrapped, ok = _address_mode(b, position, scales[axis], mode)
             index.append(b.call(b.vec("i32"), "llvm.fptosi.sat", [wrapped], mangle_with=[b.vec("i32"), fty]))
             inside = ok if inside is None else b.binop("and", inside, ok)
         y = index[1] if len(index) > 1 else b.const(b.vec("i32"), 0)
-        row = b.binop("add", b.binop("mul", slice_, b.splat(level_height)), y)
+        z = index[2] if len(index) > 2 else slice_
+        row = b.binop("add", b.binop("mul", z, b.splat(level_height)), y)
         texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
         address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
@@ -282,10 +296,9 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V], offsets_ptr: V, mip: V
     result = []
     for channel in range(width):
         values = [texel[channel] for texel in texels]
-        top = _lerp(b, values[0], values[1], fractions[0])
-        if len(uv) == 2:
-            top = _lerp(b, top, _lerp(b, values[2], values[3], fractions[0]), fractions[1])
-        result.append(top)
+        for fraction in fractions:
+            values = [_lerp(b, values[i], values[i + 1], fraction) for i in range(0, len(values), 2)]
+        result.append(values[0])
     return result
 
 
@@ -301,15 +314,16 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
     lanes_f, lanes_i, mask = b.vec("float"), b.vec("i32"), b.mask_ty
     result = "{ " + ", ".join([lanes_f] * width) + " }"
     name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
-    params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "ptr", "i1", "i32",
-              lanes_f, lanes_f, "float", "float", "float", "float"]
+    params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "i32", "ptr",
+              "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float"]
     if name in b.helpers:
         return name, result
     saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
     b.lines, b.terminated = [], False
     p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
-    base, size, valid, u, v, slice_, lod, tex_width, tex_height, mips, offsets_ptr, linear, mode, ox, oy = p[:15]
-    border = p[15:]
+    (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
+     ox, oy, oz) = p[:18]
+    border = p[18:]
     em.exec = valid
     try:
         last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
@@ -323,8 +337,9 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
         second = b.call(lanes_f, "llvm.minnum", [b.binop("fadd", first, b.const(lanes_f, 1.0)), last])
         mip1 = b.call(lanes_i, "llvm.fptoui.sat", [second], mangle_with=[lanes_i, lanes_f])
         memory = Memory(base, size, valid)
-        uv = [u, v][:axes]
-        levels = [_sample_level(em, memory, (tex_width, tex_height), offsets_ptr, mip, uv, slice_, [ox, oy], linear,
+        uv = [u, v, w][:axes]
+        levels = [_sample_level(em, memory, (tex_width, tex_height, tex_depth), offsets_ptr, mip, uv, slice_,
+                                [ox, oy, oz], linear,
                                 mode, width, storage, border) for mip in (mip0, mip1)]
         channels = [_lerp(b, near, far, blend) for near, far in zip(*levels)]
         current = "poison"
@@ -352,9 +367,8 @@ def texture_sample(em, inst, args):
     array_index = rest.pop(0).parts[0] if em.bindings[name].count != 1 else None
     sampler_index = rest.pop(0).parts[0] if em.bindings[sampler_name].count != 1 else None
     coordinate, lod = rest
-    axes = dims - (1 if is_array else 0)
-    if axes > 2:
-        raise NotImplementedError(f"SampleLevel on {kind} is not supported by the host JIT")
+    cube = em.bindings[name].kind in _CUBES
+    axes = 2 if cube else dims - (1 if is_array else 0)
     # a descriptor lives in SGPRs: a lane-varying array index without NonUniformResourceIndex
     # takes the first active lane's (what the hardware does with it)
     array_index = em.sgpr(Value([array_index])) if array_index is not None else None
@@ -364,30 +378,69 @@ def texture_sample(em, inst, args):
     coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-2].type, T.FLOAT).parts]
     level_of_detail = b.splat(cast(b, lod.parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT))
     mips = slot.meta("mips")
-    if is_array:
-        slices = b.splat(b.cast("uitofp", slot.meta("depth"), "float"))
-        layer = b.call(lanes_f, "llvm.floor", [b.binop("fadd", coords[axes], b.const(lanes_f, 0.5))])
+    layer_at = 3 if cube else axes
+    if is_array and (not cube or em.bindings[name].kind == "TextureCubeArray"):
+        layers = slot.meta("depth")
+        if cube:
+            layers = b.binop("udiv", layers, b.const("i32", 6))
+        slices = b.splat(b.cast("uitofp", layers, "float"))
+        layer = b.call(lanes_f, "llvm.floor", [b.binop("fadd", coords[layer_at], b.const(lanes_f, 0.5))])
         highest = b.binop("fsub", slices, b.const(lanes_f, 1.0))
         layer = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [layer, highest]), b.zero(lanes_f)])
         slice_ = b.call(b.vec("i32"), "llvm.fptoui.sat", [layer], mangle_with=[b.vec("i32"), lanes_f])
     else:
         slice_ = b.zero(b.vec("i32"))
+    mode = sampler.meta("address")
+    if cube:
+        face, uv = _cube_face(b, coords[:3])
+        slice_ = b.binop("add", b.binop("mul", slice_, b.const(slice_.ty, 6)), face)
+        coords = uv
+        mode = b.const("i32", 0)  # clamp to the face's edge (no seamless filtering across faces)
     memory = slot_memory(em, name, array_index)
     valid = b.mask_and(em.exec, b.splat(_and(b, memory.valid, slot.valid, b.icmp("sgt", mips, b.const("i32", 0)))))
     meta = em.ctx_field("meta", 16)
     offsets_ptr = b.gep(meta, b.binop("shl", slot.meta("mip_offsets"), b.const("i32", 2)))
     width = min(len(flat_scalars(inst.type)), 4)
     helper, result = _sample_helper(em, axes, _storage(em, name), width)
-    offsets = (list(inst.attrs.get("offset", [])) + [0, 0])[:2]
+    offsets = (list(inst.attrs.get("offset", [])) + [0, 0, 0])[:3]
     linear = b.icmp("eq", sampler.meta("filter"), b.const("i32", 1))
-    height = slot.meta("height") if axes == 2 else b.const("i32", 1)
-    arguments = [memory.base, memory.size, valid, coords[0], coords[1] if axes == 2 else b.zero(lanes_f), slice_,
-                 level_of_detail, slot.meta("width"), height, mips, offsets_ptr, linear, sampler.meta("address"),
-                 b.const(lanes_f, float(offsets[0])), b.const(lanes_f, float(offsets[1]))]
+    height = slot.meta("height") if axes >= 2 else b.const("i32", 1)
+    depth = slot.meta("depth") if axes == 3 else b.const("i32", 1)
+    arguments = [memory.base, memory.size, valid, coords[0], coords[1] if axes >= 2 else b.zero(lanes_f),
+                 coords[2] if axes == 3 else b.zero(lanes_f), slice_, level_of_detail, slot.meta("width"), height,
+                 depth, mips, offsets_ptr, linear, mode]
+    arguments += [b.const(lanes_f, float(offset)) for offset in offsets]
     arguments += border_color(em, sampler_name, sampler_index)
     sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
     channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])
+
+
+def _cube_face(b, direction: list[V]) -> tuple[V, list[V]]:
+    """D3D cube addressing of a direction (lane vectors): the face (+X, -X, +Y, -Y, +Z, -Z =
+    0..5; the major axis is the largest magnitude, ties going to z, then y, then x; a
+    non-negative component picks the positive face) and the face's (u, v) in [0, 1]."""
+    x, y, z = direction
+    fty = x.ty
+    ax, ay, az = (b.call(fty, "llvm.fabs", [c]) for c in (x, y, z))
+    z_major = b.binop("and", b.fcmp("oge", az, ay), b.fcmp("oge", az, ax))
+    y_major = b.fcmp("oge", ay, ax)
+    negate = lambda value: b.binop("fsub", b.zero(fty), value)  # noqa: E731
+    ipos = lambda value: b.fcmp("oge", value, b.zero(fty))  # noqa: E731
+    i32 = b.vec("i32")
+
+    def pick(on_z, on_y, on_x):
+        return b.select(z_major, on_z, b.select(y_major, on_y, on_x))
+
+    face = pick(b.select(ipos(z), b.const(i32, 4), b.const(i32, 5)),
+                b.select(ipos(y), b.const(i32, 2), b.const(i32, 3)),
+                b.select(ipos(x), b.const(i32, 0), b.const(i32, 1)))
+    major = pick(az, ay, ax)
+    sc = pick(b.select(ipos(z), x, negate(x)), x, b.select(ipos(x), negate(z), z))
+    tc = pick(negate(y), b.select(ipos(y), z, negate(z)), negate(y))
+    half = b.const(fty, 0.5)
+    uv = [b.binop("fadd", b.binop("fmul", b.binop("fdiv", c, major), half), half) for c in (sc, tc)]
+    return face, uv
 
 
 # ---------------------------------------------------------------------------------------
@@ -410,6 +463,8 @@ def resource_info(em, inst, args):
     present = _and(b, slot.valid, _within(b, mip, mips))
     sizes = {"width": level.width, "height": level.height if level.rows >= 2 else slot.meta("depth"),
              "depth": level.depth, "elements": slot.meta("depth"), "levels": mips}
+    if kind == "TextureCubeArray":
+        sizes["elements"] = b.binop("udiv", slot.meta("depth"), b.const("i32", 6))
     if kind == "Texture1DArray" or kind == "RWTexture1DArray":
         sizes["height"] = slot.meta("depth")
     parts = []

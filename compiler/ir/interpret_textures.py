@@ -18,7 +18,8 @@ decoding: give UNORM data as floats); a result wider than the texel gets 0 in th
 missing channels and 1 in a missing fourth (D3D's defaults). A store writes the
 texel's channels from the value's first components. Out of bounds (any coordinate,
 or a mip level that was not given) reads 0 and is not written. ``texture_sample``
-(SampleLevel) and cube textures are not supported.
+(SampleLevel, any texture) and cube textures are not supported: both raise
+``InterpretError`` (the host JIT runs them).
 """
 
 from __future__ import annotations
