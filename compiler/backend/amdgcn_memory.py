@@ -284,25 +284,39 @@ def cbuffer_load(k, inst):
     return k.convert(loaded, stored, inst.type)
 
 
-def _lds_pointer(k, inst) -> str:
+# LDS is one addrspace(3) array, scratch one addrspace(5) alloca; both take byte addresses.
+LDS = ("3", "@shc.lds")
+SCRATCH = ("5", "%shc.scratch")
+
+
+def _pointer(k, inst, space: tuple[str, str]) -> str:
+    addrspace, base = space
     address = k.arg_as(inst, 0, T.UINT)
-    return k.assign(f"getelementptr inbounds i8, ptr addrspace(3) @shc.lds, i32 {address}")
+    return k.assign(f"getelementptr inbounds i8, ptr addrspace({addrspace}) {base}, i32 {address}")
 
 
-def lds_load(k, inst):
+def _load(k, inst, space: tuple[str, str]):
     stored = memory_type(inst.type)
-    loaded = k.assign(f"load {llvm_type(stored)}, ptr addrspace(3) {_lds_pointer(k, inst)}, "
+    loaded = k.assign(f"load {llvm_type(stored)}, ptr addrspace({space[0]}) {_pointer(k, inst, space)}, "
                       f"align {_alignment(inst.type)}")
     return k.convert(loaded, stored, inst.type)
 
 
-def lds_store(k, inst):
+def _store(k, inst, space: tuple[str, str]):
     value_type = inst.operands[1].type
     stored = memory_type(value_type)
     value = k.arg_as(inst, 1, stored)
-    k.emit(f"store {llvm_type(stored)} {value}, ptr addrspace(3) {_lds_pointer(k, inst)}, "
+    k.emit(f"store {llvm_type(stored)} {value}, ptr addrspace({space[0]}) {_pointer(k, inst, space)}, "
            f"align {_alignment(value_type)}")
     return None
+
+
+def lds_load(k, inst):
+    return _load(k, inst, LDS)
+
+
+def lds_store(k, inst):
+    return _store(k, inst, LDS)
 
 
 _RMW = {"add": "add", "and": "and", "or": "or", "xor": "xor", "exchange": "xchg"}
@@ -312,7 +326,7 @@ def lds_atomic(k, inst):
     fn = inst.attrs.get("fn")
     value_type = inst.type if inst.type != T.VOID else inst.operands[-1].type
     llvm = llvm_type(value_type)
-    pointer = _lds_pointer(k, inst)
+    pointer = _pointer(k, inst, LDS)
     value = k.arg_as(inst, len(inst.operands) - 1, value_type)
     if fn == "cmpxchg":
         compare = k.arg_as(inst, 1, value_type)
@@ -324,25 +338,12 @@ def lds_atomic(k, inst):
                     f'syncscope("workgroup") monotonic')
 
 
-def _scratch_pointer(k, inst) -> str:
-    address = k.arg_as(inst, 0, T.UINT)
-    return k.assign(f"getelementptr inbounds i8, ptr addrspace(5) %shc.scratch, i32 {address}")
-
-
 def scratch_load(k, inst):
-    stored = memory_type(inst.type)
-    loaded = k.assign(f"load {llvm_type(stored)}, ptr addrspace(5) {_scratch_pointer(k, inst)}, "
-                      f"align {_alignment(inst.type)}")
-    return k.convert(loaded, stored, inst.type)
+    return _load(k, inst, SCRATCH)
 
 
 def scratch_store(k, inst):
-    value_type = inst.operands[1].type
-    stored = memory_type(value_type)
-    value = k.arg_as(inst, 1, stored)
-    k.emit(f"store {llvm_type(stored)} {value}, ptr addrspace(5) {_scratch_pointer(k, inst)}, "
-           f"align {_alignment(value_type)}")
-    return None
+    return _store(k, inst, SCRATCH)
 
 
 # ---------------------------------------------------------------------------------------
