@@ -18,6 +18,7 @@ import struct
 import numpy as np
 
 from ..frontend import hlsl_types as T
+from .llvm_types import scalar_type
 
 
 class AmdgcnError(Exception):
@@ -27,17 +28,6 @@ class AmdgcnError(Exception):
 # ---------------------------------------------------------------------------------------
 # types
 # ---------------------------------------------------------------------------------------
-
-
-_FLOATS = {16: "half", 32: "float", 64: "double"}
-
-
-def scalar_type(element: T.ScalarType) -> str:
-    if element.kind == "bool":
-        return "i1"
-    if element.kind == "float":
-        return _FLOATS[element.bits]
-    return f"i{element.bits}"
 
 
 def llvm_type(t: T.Type) -> str:

@@ -20,21 +20,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..frontend import hlsl_types as T
+from .llvm_types import scalar_type
 
 # ---------------------------------------------------------------------------------------
 # types
 # ---------------------------------------------------------------------------------------
 
-_FLOATS = {16: "half", 32: "float", 64: "double"}
-
-
-def ll_scalar(scalar: T.ScalarType) -> str:
-    """The LLVM type of one component: bool is i1, 16-bit types stay 16-bit."""
-    if scalar.kind == "bool":
-        return "i1"
-    if scalar.kind == "float":
-        return _FLOATS[scalar.bits]
-    return f"i{scalar.bits}"
+ll_scalar = scalar_type  # the LLVM type of one component (shared with the amdgcn back end)
 
 
 def memory_type(scalar: T.ScalarType) -> str:

@@ -75,7 +75,6 @@ def base_id(operand):
     return id(operand) if isinstance(operand, VReg) else None
 
 
-INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
 
 
 def half_bits(value: float) -> int:

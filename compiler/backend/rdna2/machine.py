@@ -65,6 +65,10 @@ class Special:
         return self.name
 
 
+# Float constants RDNA2 encodes inline in an instruction; others need a 32-bit literal.
+INLINE_FLOATS = frozenset({0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0})
+
+
 @dataclass(frozen=True)
 class Imm:
     value: int | float
@@ -72,7 +76,7 @@ class Imm:
     def format(self) -> str:
         value = self.value
         if isinstance(value, float):
-            if value in (0.0, 0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0):
+            if value in INLINE_FLOATS:
                 return repr(value)
             import struct
 
