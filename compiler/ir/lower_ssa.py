@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..diagnostics import UNKNOWN, Coord
 from ..frontend import hlsl_types as T
 from .core import Block, Function, Inst
-from .verify import dominators as dominator_sets
+from .dominance import dominators as dominator_sets
 from .ops import Op
 
 _SHAPING = frozenset({Op.CONSTRUCT, Op.EXTRACT, Op.INSERT, Op.SHUFFLE, Op.CONVERT})

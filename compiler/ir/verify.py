@@ -10,7 +10,7 @@ block). ``verify`` raises ``VerifyError`` listing every problem found.
 from __future__ import annotations
 
 from .core import Block, Function, Inst
-from .dominance import dominators, reachable  # noqa: F401  (re-exported for passes)
+from .dominance import dominators
 from .ops import Op
 
 

@@ -16,7 +16,7 @@ from ..ir.ops import COMMUTATIVE, PURE, Op
 
 # Reads of what cannot change during a dispatch: constant buffers and resource sizes.
 INVARIANT_LOADS = frozenset({Op.CBUFFER_LOAD, Op.RESOURCE_INFO})
-from ..ir.verify import dominators, reachable
+from ..ir.dominance import dominators, reachable
 from ..ir.printer import format_attr
 
 

@@ -14,7 +14,8 @@ from shc.compiler.ir.interpret import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.reader import read_module
-from shc.compiler.ir.verify import reachable, verify
+from shc.compiler.ir.dominance import reachable
+from shc.compiler.ir.verify import verify
 from shc.compiler.pipeline import Options, check_source, compile_file
 
 ROOT = Path(__file__).resolve().parents[2]
