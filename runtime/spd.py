@@ -31,6 +31,14 @@ tile), so mips 1..6 change only under those tiles; the last group rebuilds mips
 7..12 from all of mip 6 (pass the chain to update as ``out``). Mips past 6 need the
 tiles within 4096 x 4096 texels: the last group reduces one 64 x 64 tile of mip 6.
 
+Memory: a ``run`` without ``out`` over the whole image writes every pixel of
+every mip, so its storage comes from a pool of memory that earlier results no
+longer use (``runtime/pool.py``): calling ``downsample`` again and again
+after dropping the previous result costs no fresh pages (page faults and the
+kernel zeroing them cost a fifth of a 4096 x 4096 dispatch). Up to
+``POOL_LIMIT`` bytes of unused storage stay mapped; ``release_storage()``
+gives them back. A ``rect`` run without ``out`` gets zeroed arrays.
+
 Storage formats: intermediate mips are stored as float32 (so with a uint8 image,
 mips 7..12 come from an unrounded mip 6 and each mip is rounded once, at the
 end). The counter buffer (one uint per slice) belongs to the ``Downsampler``; the
@@ -46,11 +54,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .pool import StoragePool
+
 if TYPE_CHECKING:
     from .stats import DispatchStats
 
 __all__ = ["Downsampler", "SpdResult", "SpdSetup", "compiled_kernel", "defines_for", "downsample", "full_chain",
-           "mip_shape", "reference_mips", "spd_setup", "MAX_MIPS", "SAMPLE", "TILE"]
+           "mip_shape", "reference_mips", "release_storage", "spd_setup", "MAX_MIPS", "POOL_LIMIT", "SAMPLE",
+           "TILE"]
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "spd.hlsl"
 TILE = 64  # source texels per tile side: one 256-thread group per tile
@@ -58,6 +69,8 @@ MAX_MIPS = 12  # 12 mips below mip 0: a 4096 x 4096 source down to 1 x 1
 MIPS_PER_PASS = 6  # a 64 x 64 tile reduces to 1 x 1 in 6 mips
 MAX_SECOND_PASS_TILES = TILE  # the last group reduces one 64 x 64 tile of mip 6
 _FORMATS = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint8))
+POOL_LIMIT = 256 << 20  # bytes of unused mip storage kept mapped for the next run
+_POOL = StoragePool(POOL_LIMIT)
 
 
 # ---------------------------------------------------------------------------------------
@@ -306,10 +319,8 @@ class Downsampler:
         return defines_for(*self.options[:3])
 
     def storage_for(self, image_shape, mips: int) -> list[np.ndarray]:
-        """Fresh float32 RGBA arrays for mips 1..``mips`` of an (S, H, W, C) image."""
-        slices, height, width = image_shape[:3]
-        return [np.zeros((slices,) + mip_shape(height, width, mip) + (4,), dtype=np.float32)
-                for mip in range(1, mips + 1)]
+        """Fresh zeroed float32 RGBA arrays for mips 1..``mips`` of an (S, H, W, C) image."""
+        return [np.zeros(shape, dtype=np.float32) for shape in _storage_shapes(image_shape, mips)]
 
     def run(self, image, mips: int | None = None, rect=None, out: list[np.ndarray] | None = None,
             timeout: float | None = None, threads: int | None = None) -> SpdResult:
@@ -322,7 +333,12 @@ class Downsampler:
         slices, rank = as_slices(image)
         count, height, width, channels = slices.shape
         setup = spd_setup(width, height, mips, rect, slices=count)
-        storage = out if out is not None else self.storage_for(slices.shape, setup.mips)
+        if out is not None:
+            storage = out
+        elif rect is None:  # the dispatch writes every pixel: memory from the pool will do
+            storage = _POOL.arrays(_storage_shapes(slices.shape, setup.mips), np.float32)
+        else:
+            storage = self.storage_for(slices.shape, setup.mips)
         self._check_storage(storage, slices.shape, setup.mips)
         stats = None
         if setup.mips > 0:
@@ -367,6 +383,16 @@ class Downsampler:
             raise RuntimeError(f"the SPD counter buffer is not back at 0 after the dispatch: {counter.tolist()} "
                                f"(the last group resets it)")
         return result.stats
+
+
+def _storage_shapes(image_shape, mips: int) -> list[tuple[int, ...]]:
+    slices, height, width = image_shape[:3]
+    return [(slices,) + mip_shape(height, width, mip) + (4,) for mip in range(1, mips + 1)]
+
+
+def release_storage() -> None:
+    """Unmap the mip storage kept for reuse (results still held keep theirs)."""
+    _POOL.clear()
 
 
 def downsample(image, mips: int | None = None, *, wave_ops: bool = True, linear_sampler: bool = False,

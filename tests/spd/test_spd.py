@@ -135,6 +135,20 @@ def test_float32_rgba_mips_are_the_storage():
     assert all(np.shares_memory(level, stored) for level, stored in zip(result.mips, result.storage))
 
 
+@pytest.mark.parametrize("shape", [(2, 65, 130, 4), (300, 97, 4), (128, 128, 4)])
+def test_reused_storage_is_written_everywhere(shape):
+    """A whole-image run takes storage from the pool unzeroed: poison it, run again."""
+    source = image(shape, seed=21)
+    first = Downsampler().run(source)
+    for stored in first.storage:
+        stored[...] = np.nan
+    addresses = [stored.ctypes.data for stored in first.storage]
+    del first, stored
+    again = Downsampler().run(source)
+    assert [level.ctypes.data for level in again.storage] == addresses  # the same memory came back
+    assert_chain(again.mips, reference_mips(source), what="pooled storage")
+
+
 @pytest.mark.parametrize("mips", [1, 2, 3, 6, 7, 8])
 def test_fewer_mips(mips):
     source = image((256, 256, 4), seed=mips)
