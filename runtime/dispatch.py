@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, STAT_COUNTERS, Status
+from .abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, HISTORY_SITES, STAT_COUNTERS, Status
 from .driver import ERR_DIVERGENT, ERR_MISMATCH, ERR_NONE, ERR_PARTIAL, ERR_STOPPED
 from .stats import DispatchStats
 
@@ -64,10 +64,12 @@ class Context(ctypes.Structure):
         ("lds", ctypes.c_void_p), ("scratch", ctypes.c_void_p), ("stop", ctypes.c_void_p),
         ("counters", ctypes.c_void_p), ("wave_size", ctypes.c_int32),
         ("numthreads", ctypes.c_int32 * 3), ("group_count", ctypes.c_int32 * 3),
+        ("history", ctypes.c_void_p),
     ]
 
 
-assert (Context.wave_size.offset, Context.numthreads.offset, Context.group_count.offset) == (56, 60, 72)
+assert (Context.wave_size.offset, Context.numthreads.offset, Context.group_count.offset,
+        Context.history.offset) == (56, 60, 72, 88)
 
 
 @dataclass
@@ -143,12 +145,13 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
     lds_table = np.array([block.ctypes.data for block in lds_blocks], dtype=np.uint64)
     scratch = _aligned(workers * waves * info.scratch_bytes_per_wave)
     counters = np.zeros(workers * STAT_COUNTERS, dtype=np.int64)
+    history = np.zeros(workers * waves * HISTORY_SITES, dtype=np.int32)
     stop = np.zeros(4, dtype=np.int32)
     next_group = np.zeros(4, dtype=np.int32)
     context = Context(
         resources=table.pointers.ctypes.data, sizes=table.sizes.ctypes.data, meta=table.meta.ctypes.data,
         lds=lds_table.ctypes.data, scratch=scratch.ctypes.data, stop=stop.ctypes.data,
-        counters=counters.ctypes.data, wave_size=wave_size,
+        counters=counters.ctypes.data, wave_size=wave_size, history=history.ctypes.data,
         numthreads=(ctypes.c_int32 * 3)(*info.numthreads), group_count=(ctypes.c_int32 * 3)(*groups),
     )
     pool = [_Worker(index, waves, frame_bytes) for index in range(workers)]

@@ -56,7 +56,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...runtime.abi import (FRAME_BARRIER_ID, FRAME_GROUP_ID, FRAME_HEADER_BYTES, FRAME_RESUME,
-                            FRAME_WAVE_IN_GROUP, FRAME_WORKER, STAT_COUNTERS, ResourceKind, Status)
+                            FRAME_GROUP_SLOT, FRAME_WAVE_IN_GROUP, FRAME_WORKER, HISTORY_SITES, STAT_COUNTERS,
+                            ResourceKind, Status)
 from ..frontend import hlsl_types as T
 from ..ir.core import Binding, Block, Inst, Module
 from ..ir.lower_globals import tight_size
@@ -196,6 +197,7 @@ class KernelEmitter(FlowEmitter):
         self.prologue: list[str] = []
         self.resume_targets: list[tuple[int, str]] = []
         self.spill_bytes = 0
+        self.history_words = 0  # texture access sites given a history word (host_memory._prefetch_text)
         self.exec: V = self.b.all_lanes()
         self.real_exec: V = self.exec
         self.status_var = self.b.alloca("i32")
@@ -218,6 +220,23 @@ class KernelEmitter(FlowEmitter):
     def frame_field(self, name: str, offset: int) -> V:
         pointer = self.entry_value(f"frame.{name}.p", "ptr", f"getelementptr i8, ptr %frame, i64 {offset}")
         return self.entry_value(f"frame.{name}", "i32", f"load i32, {pointer}, align 4")
+
+    def history_word(self) -> V | None:
+        """The next texture access site's history word for this wave (``ctx->history``), or
+        None once ``HISTORY_SITES`` sites have one (the others do not prefetch)."""
+        if self.history_words == HISTORY_SITES:
+            return None
+        site = self.history_words
+        self.history_words += 1
+        history = self.ctx_field("history", 88)
+        slot = self.frame_field("group_slot", FRAME_GROUP_SLOT)
+        wave = self.frame_field("wave_in_group", FRAME_WAVE_IN_GROUP)
+        row = self.entry_value("history.row", "i32", f"mul i32 {slot.ref}, {self.waves_per_group}")
+        number = self.entry_value("history.wave", "i32", f"add i32 {row.ref}, {wave.ref}")
+        wide = self.entry_value("history.wave64", "i64", f"zext i32 {number.ref} to i64")
+        first = self.entry_value("history.first", "i64", f"mul i64 {wide.ref}, {HISTORY_SITES}")
+        word = self.entry_value(f"history.{site}", "i64", f"add i64 {first.ref}, {site}")
+        return self.entry_value(f"history.{site}.p", "ptr", f"getelementptr i32, ptr {history.ref}, i64 {word.ref}")
 
     def lane_ids(self) -> V:
         ty = self.b.vec("i32")

@@ -15,7 +15,9 @@ instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
 runs at memory speed), otherwise gathers, or one scatter of all words laid out
 lane by lane, so lanes writing the same bytes land in lane order (the highest
-lane wins). A uniform address with a uniform value is one scalar access. All
+lane wins). Texture accesses prefetch for the worker's next group on their scattered
+path (``_prefetch_text``: a stride prefetcher per access site and wave, its history in
+``ctx->history``). A uniform address with a uniform value is one scalar access. All
 addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
 ``atomicrmw``/``cmpxchg`` (seq_cst), one lane after another in lane order, each
 lane getting the value memory held before its own operation.
@@ -203,7 +205,8 @@ def gather(b, ty: str, pointers: V, mask: V, align: int = 1, passthru: V | None 
                   mangle_with=[ty, pointers.ty])
 
 
-def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False) -> tuple[str, str]:
+def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
+                  prefetch: bool = False) -> tuple[str, str]:
     """Out-of-line ``count``-word loads/stores of ``elem`` per lane at byte offsets from a base.
 
     A ``coherent`` load (a globallycoherent resource) is declared as touching memory, so
@@ -214,12 +217,22 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False) -
     count * size``): one vector load or store (a copy kernel runs at memory speed). Otherwise
     gathers, or one scatter of all words lane after lane, so that lanes writing the same
     bytes land in lane order and the highest lane wins.
+
+    With ``prefetch`` the helper takes two more arguments, the access site's history word
+    and the memory's size, and the slow path first prefetches (``_prefetch_text``).
     """
     width = b.wave_size
     size = max(bit_width(elem) // 8, 1)
     lanes, words = f"<{width} x {elem}>", f"<{width * count} x {elem}>"
     offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
     result = lanes if count == 1 else "{ " + ", ".join([lanes] * count) + " }"
+    extra = ["ptr", "i32"] if prefetch else []
+    suffix = ".prefetch" if prefetch else ""
+    if prefetch:  # the history word and the size follow the other parameters
+        first_extra = 3 if kind == "load" else 3 + count
+        ahead = _prefetch_text(b, width, count * size, kind == "store", f"%p{first_extra}", f"%p{first_extra + 1}")
+    else:
+        ahead = []
     stride = ", ".join(f"i32 {lane * count * size}" for lane in range(width))
     body = [f"%bits = bitcast {mask} %p2 to {bits}", f"%full = icmp eq {bits} %bits, -1",
             f"%first = extractelement {offsets} %p1, i32 0",
@@ -231,28 +244,28 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False) -
             "%at = getelementptr i8, ptr %p0, i32 %first"]
     pointers = f"<{width} x ptr>"
     if kind == "load":
-        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "")
+        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "") + suffix
         gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
         b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
         body.append(f"%all = load {words}, ptr %at, align 1")
         for k in range(count):
             picks = ", ".join(f"i32 {lane * count + k}" for lane in range(width))
             body.append(f"%f{k} = shufflevector {words} %all, {words} poison, <{width} x i32> <{picks}>")
-        body += _pack(result, count, "f") + ["slow:"]
+        body += _pack(result, count, "f") + ["slow:"] + ahead
         for k in range(count):
             body += [f"%o{k} = add {offsets} %p1, splat (i32 {k * size})",
                      f"%q{k} = getelementptr i8, ptr %p0, {offsets} %o{k}",
                      f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
         body += _pack(result, count, "s")
-        params = ["ptr", offsets, mask]
-        return b.helper(name, result, params, body, "write" if coherent else "read"), result
-    name = f"shc.store.{count}x{mangle(elem)}.{width}"
+        params = ["ptr", offsets, mask] + extra
+        return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
+    name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
     all_pointers = f"<{width * count} x ptr>"
     all_mask = f"<{width * count} x i1>"
     scatter = f"llvm.masked.scatter.{mangle(words)}.{mangle(all_pointers)}"
     b.declarations.setdefault(scatter, f"declare void @{scatter}({words}, {all_pointers}, i32, {all_mask})")
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
-    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"]
+    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
     for k in range(count):
         body.append(f"%o{k} = add {offsets} %p1, splat (i32 {k * size})")
@@ -262,8 +275,48 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False) -
     body += _interleave_text(width, count, mask, ["%p2"] * count, "am", masks)
     body += [f"%aq = getelementptr i8, ptr %p0, <{width * count} x i32> %ao",
              f"call void @{scatter}({words} %v, {all_pointers} %aq, i32 1, {masks} %am)", "ret void"]
-    params = ["ptr", offsets, mask] + [lanes] * count
+    params = ["ptr", offsets, mask] + [lanes] * count + extra
     return b.helper(name, "void", params, body, "write"), "void"
+
+
+def _prefetch_text(b, width: int, nbytes: int, write: bool, history: str, size: str) -> list[str]:
+    """A software stride prefetcher, the opening of a helper's slow (scattered) path.
+
+    The history word (the parameter after the lane words) holds the offset of the first
+    active lane the last time this access site ran in this wave slot, which is in the
+    worker's previous group; the difference is the step from one group to the next. Each
+    active lane prefetches its own address plus that step (for writing, in a store),
+    where that lies inside the memory: the next group's bytes are in cache when it runs.
+    A kernel whose groups tile an image (a texture read or written in 2-D blocks, which
+    the hardware prefetchers do not follow across rows) waits much less on memory.
+    """
+    offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
+    lines = [f"%h.bits = bitcast {mask} %p2 to {bits}", f"%h.some = icmp ne {bits} %h.bits, 0",
+             "br i1 %h.some, label %h.record, label %h.done", "h.record:",
+             f"%h.lane = call {bits} @llvm.cttz.{bits}({bits} %h.bits, i1 true)",
+             f"%h.now = extractelement {offsets} %p1, {bits} %h.lane",
+             f"%h.then = load i32, ptr {history}, align 4", f"store i32 %h.now, ptr {history}, align 4",
+             "%h.step = sub i32 %h.now, %h.then", "%h.moved = icmp ne i32 %h.step, 0",
+             "br i1 %h.moved, label %h.ahead, label %h.done", "h.ahead:",
+             f"%h.step1 = insertelement {offsets} poison, i32 %h.step, i64 0",
+             f"%h.steps = shufflevector {offsets} %h.step1, {offsets} poison, {offsets} zeroinitializer",
+             f"%h.at = add {offsets} %p1, %h.steps",
+             f"%h.last = sub i32 {size}, {nbytes}",
+             f"%h.last1 = insertelement {offsets} poison, i32 %h.last, i64 0",
+             f"%h.lasts = shufflevector {offsets} %h.last1, {offsets} poison, {offsets} zeroinitializer",
+             f"%h.low = icmp sge {offsets} %h.at, zeroinitializer", f"%h.high = icmp sle {offsets} %h.at, %h.lasts",
+             f"%h.inside = and {mask} %h.low, %h.high", f"%h.go = and {mask} %h.inside, %p2",
+             f"%h.gobits = bitcast {mask} %h.go to {bits}", f"%h.any = icmp ne {bits} %h.gobits, 0",
+             "br i1 %h.any, label %h.fetch, label %h.done", "h.fetch:",
+             f"%h.safe = select {mask} %h.go, {offsets} %h.at, {offsets} zeroinitializer"]
+    for lane in range(width):
+        lines += [f"%h.o{lane} = extractelement {offsets} %h.safe, i32 {lane}",
+                  f"%h.p{lane} = getelementptr i8, ptr %p0, i32 %h.o{lane}",
+                  f"call void @llvm.prefetch.p0(ptr %h.p{lane}, i32 {int(write)}, i32 3, i32 1)"]
+    lines += ["br label %h.done", "h.done:"]
+    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
+    b.declarations.setdefault(f"llvm.cttz.{bits}", f"declare {bits} @llvm.cttz.{bits}({bits}, i1)")
+    return lines
 
 
 def _pack(result: str, count: int, prefix: str) -> list[str]:
@@ -305,9 +358,12 @@ def _count(ty: str) -> int:
     return int(ty[1:ty.index("x")])
 
 
-def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
+def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
+               history: V | None = None) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
-    (globallycoherent resources): never merged with other loads or moved out of loops."""
+    (globallycoherent resources): never merged with other loads or moved out of loops.
+    ``history``: the access site's history word, to prefetch for the next group (a lane
+    vector access of one word type only; see ``_prefetch_text``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -326,8 +382,10 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, result = _words_helper(b, "load", types[0], len(types), volatile)
-        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask})")
+        prefetch = history is not None and not volatile
+        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch)
+        extra = f", {history}, {memory.size}" if prefetch else ""
+        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask}{extra})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
@@ -353,8 +411,9 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
     return part
 
 
-def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -> None:
-    """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit."""
+def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type, history: V | None = None) -> None:
+    """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit
+    (``history`` as for ``load_value``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -376,8 +435,9 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type) -
     words = [b.splat(word) for word in words]
     types = [word.ty for word in words]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, _ = _words_helper(b, "store", element(types[0]), len(words))
-        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words) + ")")
+        name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=history is not None)
+        extra = f", {history}, {memory.size}" if history is not None else ""
+        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words) + f"{extra})")
         return
     for word, offset in zip(words, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at

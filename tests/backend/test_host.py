@@ -27,7 +27,7 @@ from shc.compiler.diagnostics import Diagnostics  # noqa: E402
 from shc.compiler.ir.interpret import run_wave  # noqa: E402
 from shc.compiler.ir.reader import read_module  # noqa: E402
 from shc.compiler.pipeline import Options, compile_source  # noqa: E402
-from shc.runtime.abi import META_INTS, STAT_COUNTERS, STAT_NAMES, ResourceKind, Status  # noqa: E402
+from shc.runtime.abi import HISTORY_SITES, META_INTS, STAT_COUNTERS, STAT_NAMES, ResourceKind, Status  # noqa: E402
 
 WAVE_SIZES = (32, 64)
 
@@ -41,7 +41,7 @@ class Context(ctypes.Structure):
     _fields_ = [("resources", ctypes.c_void_p), ("sizes", ctypes.c_void_p), ("meta", ctypes.c_void_p),
                 ("lds", ctypes.c_void_p), ("scratch", ctypes.c_void_p), ("stop", ctypes.c_void_p),
                 ("counters", ctypes.c_void_p), ("wave_size", ctypes.c_int32), ("numthreads", ctypes.c_int32 * 3),
-                ("group_count", ctypes.c_int32 * 3)]
+                ("group_count", ctypes.c_int32 * 3), ("history", ctypes.c_void_p)]
 
 
 def staged_texture(mips: list[np.ndarray], is_array: bool):
@@ -129,10 +129,11 @@ class Group:
         scratch = np.zeros(max(kernel.scratch_bytes_per_wave * kernel.waves_per_group, 1), np.uint8)
         self.stop = np.array([int(stop)], np.int32)
         self.counters = np.zeros(STAT_COUNTERS, np.int64)
+        self.history = np.zeros(kernel.waves_per_group * HISTORY_SITES, np.int32)
         context = Context(self.pointers.ctypes.data, self.sizes.ctypes.data, self.meta.ctypes.data,
                           lds_pointers.ctypes.data, scratch.ctypes.data, self.stop.ctypes.data,
                           self.counters.ctypes.data, kernel.wave_size, (ctypes.c_int32 * 3)(*kernel.numthreads),
-                          (ctypes.c_int32 * 3)(1, 1, 1))
+                          (ctypes.c_int32 * 3)(1, 1, 1), self.history.ctypes.data)
         frames = []
         for wave in range(kernel.waves_per_group):
             frame = np.zeros(kernel.frame_bytes, np.uint8)
