@@ -197,7 +197,7 @@ class KernelEmitter(FlowEmitter):
         self.prologue: list[str] = []
         self.resume_targets: list[tuple[int, str]] = []
         self.spill_bytes = 0
-        self.history_words = 0  # texture access sites given a history word (host_memory._prefetch_text)
+        self.history_words = 0  # texture stores given a history word (host_memory._prefetch_text)
         self.exec: V = self.b.all_lanes()
         self.real_exec: V = self.exec
         self.status_var = self.b.alloca("i32")
@@ -222,8 +222,8 @@ class KernelEmitter(FlowEmitter):
         return self.entry_value(f"frame.{name}", "i32", f"load i32, {pointer}, align 4")
 
     def history_word(self) -> V | None:
-        """The next texture access site's history word for this wave (``ctx->history``), or
-        None once ``HISTORY_SITES`` sites have one (the others do not prefetch)."""
+        """The next texture store's history word for this wave (``ctx->history``), or None
+        once ``HISTORY_SITES`` stores have one (the others do not prefetch)."""
         if self.history_words == HISTORY_SITES:
             return None
         site = self.history_words

@@ -15,7 +15,7 @@ instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
 runs at memory speed), otherwise gathers, or one scatter of all words laid out
 lane by lane, so lanes writing the same bytes land in lane order (the highest
-lane wins). Texture accesses prefetch for the worker's next group on their scattered
+lane wins). Texture stores prefetch for the worker's next group on their scattered
 path (``_prefetch_text``: a stride prefetcher per access site and wave, its history in
 ``ctx->history``). A uniform address with a uniform value is one scalar access. All
 addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
@@ -218,21 +218,14 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     gathers, or one scatter of all words lane after lane, so that lanes writing the same
     bytes land in lane order and the highest lane wins.
 
-    With ``prefetch`` the helper takes two more arguments, the access site's history word
-    and the memory's size, and the slow path first prefetches (``_prefetch_text``).
+    A ``prefetch`` store takes two more arguments, the access site's history word and the
+    memory's size, and its slow path first prefetches for the next group (``_prefetch_text``).
     """
     width = b.wave_size
     size = max(bit_width(elem) // 8, 1)
     lanes, words = f"<{width} x {elem}>", f"<{width * count} x {elem}>"
     offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
     result = lanes if count == 1 else "{ " + ", ".join([lanes] * count) + " }"
-    extra = ["ptr", "i32"] if prefetch else []
-    suffix = ".prefetch" if prefetch else ""
-    if prefetch:  # the history word and the size follow the other parameters
-        first_extra = 3 if kind == "load" else 3 + count
-        ahead = _prefetch_text(b, width, count * size, kind == "store", f"%p{first_extra}", f"%p{first_extra + 1}")
-    else:
-        ahead = []
     stride = ", ".join(f"i32 {lane * count * size}" for lane in range(width))
     body = [f"%bits = bitcast {mask} %p2 to {bits}", f"%full = icmp eq {bits} %bits, -1",
             f"%first = extractelement {offsets} %p1, i32 0",
@@ -244,28 +237,30 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
             "%at = getelementptr i8, ptr %p0, i32 %first"]
     pointers = f"<{width} x ptr>"
     if kind == "load":
-        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "") + suffix
+        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "")
         gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
         b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
         body.append(f"%all = load {words}, ptr %at, align 1")
         for k in range(count):
             picks = ", ".join(f"i32 {lane * count + k}" for lane in range(width))
             body.append(f"%f{k} = shufflevector {words} %all, {words} poison, <{width} x i32> <{picks}>")
-        body += _pack(result, count, "f") + ["slow:"] + ahead
+        body += _pack(result, count, "f") + ["slow:"]
         for k in range(count):
             body += [f"%o{k} = add {offsets} %p1, splat (i32 {k * size})",
                      f"%q{k} = getelementptr i8, ptr %p0, {offsets} %o{k}",
                      f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
         body += _pack(result, count, "s")
-        params = ["ptr", offsets, mask] + extra
-        return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
-    name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
+        params = ["ptr", offsets, mask]
+        return b.helper(name, result, params, body, "write" if coherent else "read"), result
+    name = f"shc.store.{count}x{mangle(elem)}.{width}" + (".prefetch" if prefetch else "")
     all_pointers = f"<{width * count} x ptr>"
     all_mask = f"<{width * count} x i1>"
     scatter = f"llvm.masked.scatter.{mangle(words)}.{mangle(all_pointers)}"
     b.declarations.setdefault(scatter, f"declare void @{scatter}({words}, {all_pointers}, i32, {all_mask})")
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
-    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
+    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"]
+    if prefetch:  # the history word and the size follow the lane words
+        body += _prefetch_text(b, width, count * size, f"%p{3 + count}", f"%p{4 + count}")
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
     for k in range(count):
         body.append(f"%o{k} = add {offsets} %p1, splat (i32 {k * size})")
@@ -275,20 +270,23 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     body += _interleave_text(width, count, mask, ["%p2"] * count, "am", masks)
     body += [f"%aq = getelementptr i8, ptr %p0, <{width * count} x i32> %ao",
              f"call void @{scatter}({words} %v, {all_pointers} %aq, i32 1, {masks} %am)", "ret void"]
-    params = ["ptr", offsets, mask] + [lanes] * count + extra
+    params = ["ptr", offsets, mask] + [lanes] * count + (["ptr", "i32"] if prefetch else [])
     return b.helper(name, "void", params, body, "write"), "void"
 
 
-def _prefetch_text(b, width: int, nbytes: int, write: bool, history: str, size: str) -> list[str]:
-    """A software stride prefetcher, the opening of a helper's slow (scattered) path.
+def _prefetch_text(b, width: int, nbytes: int, history: str, size: str) -> list[str]:
+    """A software stride prefetcher, the opening of a store helper's slow (scattered) path.
 
-    The history word (the parameter after the lane words) holds the offset of the first
-    active lane the last time this access site ran in this wave slot, which is in the
-    worker's previous group; the difference is the step from one group to the next. Each
-    active lane prefetches its own address plus that step (for writing, in a store),
-    where that lies inside the memory: the next group's bytes are in cache when it runs.
-    A kernel whose groups tile an image (a texture read or written in 2-D blocks, which
-    the hardware prefetchers do not follow across rows) waits much less on memory.
+    The ``history`` word holds the offset of the first active lane the last time this
+    store ran in this wave slot, which is in the worker's previous group; the difference
+    is the step from one group to the next. Each active lane prefetches its own address
+    plus that step for writing, where that lies inside the memory: the lines the next
+    group writes are owned by the time it runs, instead of each scattered store waiting
+    for its line (the store buffer fills and the whole wave stalls). Groups that tile an
+    image write 2-D blocks, which the hardware prefetchers do not follow across rows:
+    for SPD at 4096 x 4096 this is a fifth of the dispatch. (The same for texture loads
+    measured slower: the hardware already streams most of a tile's reads, and the extra
+    prefetches compete with the demand misses.)
     """
     offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
     lines = [f"%h.bits = bitcast {mask} %p2 to {bits}", f"%h.some = icmp ne {bits} %h.bits, 0",
@@ -312,7 +310,7 @@ def _prefetch_text(b, width: int, nbytes: int, write: bool, history: str, size: 
     for lane in range(width):
         lines += [f"%h.o{lane} = extractelement {offsets} %h.safe, i32 {lane}",
                   f"%h.p{lane} = getelementptr i8, ptr %p0, i32 %h.o{lane}",
-                  f"call void @llvm.prefetch.p0(ptr %h.p{lane}, i32 {int(write)}, i32 3, i32 1)"]
+                  f"call void @llvm.prefetch.p0(ptr %h.p{lane}, i32 1, i32 3, i32 1)"]
     lines += ["br label %h.done", "h.done:"]
     b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
     b.declarations.setdefault(f"llvm.cttz.{bits}", f"declare {bits} @llvm.cttz.{bits}({bits}, i1)")
@@ -358,12 +356,9 @@ def _count(ty: str) -> int:
     return int(ty[1:ty.index("x")])
 
 
-def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
-               history: V | None = None) -> Value:
+def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
-    (globallycoherent resources): never merged with other loads or moved out of loops.
-    ``history``: the access site's history word, to prefetch for the next group (a lane
-    vector access of one word type only; see ``_prefetch_text``)."""
+    (globallycoherent resources): never merged with other loads or moved out of loops."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -382,10 +377,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        prefetch = history is not None and not volatile
-        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch)
-        extra = f", {history}, {memory.size}" if prefetch else ""
-        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask}{extra})")
+        name, result = _words_helper(b, "load", types[0], len(types), volatile)
+        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
@@ -412,8 +405,9 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
 
 
 def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type, history: V | None = None) -> None:
-    """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit
-    (``history`` as for ``load_value``)."""
+    """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
+    ``history``: the store site's history word, to prefetch for the next group (a lane
+    vector store of one word type only; see ``_prefetch_text``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)

@@ -197,7 +197,7 @@ def texture_load(em, inst, args):
     width = min(len(flat_scalars(inst.type)), 4)
     storage = _storage(em, name)
     texel = load_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), T.vector(storage, width),
-                       volatile=em.bindings[name].globally_coherent, history=em.history_word())
+                       volatile=em.bindings[name].globally_coherent)
     return cast_value(b, texel, T.vector(storage, width), flat_scalars(inst.type)[0])
 
 
