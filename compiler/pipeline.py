@@ -38,6 +38,7 @@ from .passes.dead_code import DeadCode
 from .passes.dpp_combine import DppCombine
 from .passes.liveness import Liveness
 from .passes.lower_wave_ops import LowerWaveOps
+from .passes.schedule import Schedule
 from .passes.simplify import Simplify
 from .passes.uniformity import Uniformity
 from .passes.waterfall import Waterfall
@@ -124,6 +125,7 @@ def middle_end_passes(wave_size: int, diagnostics: Diagnostics) -> list[Pass]:
         CommonSubexpressions(),     # each ladder makes its own constants and lane-index math
         DeadCode(),                 # remove moves the combiner made redundant
         Uniformity(),               # recompute on the final CFG for the register classes
+        Schedule(),                 # fewer live VGPRs where they limit occupancy (needs the classes)
         Liveness(),                 # register demand per instruction, peak and hot lines
     ]
 

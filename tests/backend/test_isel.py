@@ -238,23 +238,24 @@ def test_scalar_loads_from_read_only_buffers_at_uniform_indices():
 
 # -- allocation soundness -----------------------------------------------------------------
 
-def physical(operand) -> list:
-    if isinstance(operand, VReg) and operand.phys is not None:
-        return [(operand.cls, operand.phys + k) for k in range(operand.size)]
-    if isinstance(operand, SubReg) and operand.base.phys is not None:
-        first = operand.base.phys + operand.index
-        return [(operand.cls, first + k) for k in range(operand.count)]
-    return []
+def components(operand) -> set:
+    """(register, component) pairs an operand names: every component of a whole tuple."""
+    if isinstance(operand, VReg):
+        return {(operand, k) for k in range(operand.size)}
+    if isinstance(operand, SubReg):
+        return {(operand.base, operand.index + k) for k in range(operand.count)}
+    return set()
 
 
-def base(operand):
-    return operand.base if isinstance(operand, SubReg) else operand
+def physical(component) -> tuple:
+    reg, k = component
+    return (reg.cls, reg.phys + k)
 
 
 def check_no_live_value_is_overwritten(function) -> None:
-    """Virtual-register liveness over the machine CFG (which executes every block of a
-    divergent region in order): no instruction may write a register that holds another
-    value, already defined on some path here, that is still to be read."""
+    """Liveness of each register component over the machine CFG (which executes every block
+    of a divergent region in order): no instruction may write a register that holds a
+    component of another value, already defined on some path here, that is still to be read."""
     succ = successors(function)
     preds = {block: [] for block in function.blocks}
     for block, targets in succ.items():
@@ -264,9 +265,13 @@ def check_no_live_value_is_overwritten(function) -> None:
     for block in function.blocks:
         used, defined, written = set(), set(), set()
         for inst in block.insts:
-            used |= {base(op) for op in inst.uses if isinstance(op, (VReg, SubReg))} - defined
-            defined |= {op for op in inst.defs if isinstance(op, VReg)}
-            written |= {base(op) for op in inst.defs if isinstance(op, (VReg, SubReg))}
+            if inst.mnemonic == "implicit_def":  # marks a tuple's start; writes nothing
+                continue
+            for op in inst.uses:
+                used |= components(op) - defined
+            for op in inst.defs:
+                defined |= components(op)
+                written.add(op.base if isinstance(op, SubReg) else op)
         gen[block], kill[block], defs[block] = used, defined, written
     live_in = {block: set() for block in function.blocks}
     defined_in = {block: set() for block in function.blocks}
@@ -285,19 +290,23 @@ def check_no_live_value_is_overwritten(function) -> None:
     for block in function.blocks:
         defined_before = [set(defined_in[block])]
         for inst in block.insts:
-            defined_before.append(defined_before[-1] | {base(op) for op in inst.defs
-                                                         if isinstance(op, (VReg, SubReg))})
+            defined_before.append(defined_before[-1] | {op.base if isinstance(op, SubReg) else op
+                                                         for op in inst.defs if isinstance(op, (VReg, SubReg))})
         live = set().union(*(live_in[s] for s in succ[block]))
         for position in range(len(block.insts) - 1, -1, -1):
             inst = block.insts[position]
+            if inst.mnemonic == "implicit_def":
+                continue
             for op in inst.defs:
-                written = set(physical(op))
-                for other in live & defined_before[position]:
-                    if other is not base(op) and written & set(physical(other)):
-                        raise AssertionError(f"{inst.format()} overwrites live {other.name or other.format()}")
-                if isinstance(op, VReg):
-                    live.discard(op)
-            live |= {base(op) for op in inst.uses if isinstance(op, (VReg, SubReg))}
+                target = op.base if isinstance(op, SubReg) else op
+                written = {physical(c) for c in components(op) if target.phys is not None}
+                for other in live:
+                    if other[0] is not target and other[0] in defined_before[position] \
+                            and physical(other) in written:
+                        raise AssertionError(f"{inst.format()} overwrites live {other[0].name or other[0].format()}")
+                live -= components(op)
+            for op in inst.uses:
+                live |= components(op)
 
 
 KERNELS = sorted(glob.glob("samples/*.hlsl"))

@@ -54,13 +54,13 @@ QUAD = """
 def test_quad_reduction_folds_the_quad_perm_into_the_add():
     assert_excerpt(listing(QUAD).text, """
         s_load_dwordx4 s[4:7], s[0:1], 0x0
-        s_load_dwordx4 s[8:11], s[0:1], 0x20
+        s_load_dwordx4 s[0:3], s[0:1], 0x20
         s_waitcnt lgkmcnt(0)
         buffer_load_dword v1, v0, s[4:7], 0 idxen
         s_waitcnt vmcnt(0)
-        v_add_f32_dpp v2, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf bound_ctrl:1
-        v_add_f32_dpp v1, v2, v2 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf bound_ctrl:1
-        buffer_store_dword v1, v0, s[8:11], 0 idxen
+        v_add_f32_dpp v1, v1, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf bound_ctrl:1
+        v_add_f32_dpp v1, v1, v1 quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf bound_ctrl:1
+        buffer_store_dword v1, v0, s[0:3], 0 idxen
         s_endpgm
     """)
 
@@ -82,34 +82,34 @@ IF_ELSE = """
 
 def test_divergent_if_else_wave32_saves_and_restores_exec_lo():
     assert_excerpt(listing(IF_ELSE).text, """
-        v_cmp_lt_f32 s2, 0.5, v1
-        s_and_saveexec_b32 s3, s2
-        s_xor_b32 s3, exec_lo, s3
+        v_cmp_lt_f32 s4, 0.5, v1
+        s_and_saveexec_b32 s4, s4
+        s_xor_b32 s4, exec_lo, s4
         s_cbranch_execz .LBB0_2
         v_mul_f32 v2, 0x40400000, v1
         .LBB0_2:
-        s_andn2_saveexec_b32 s3, s3
+        s_andn2_saveexec_b32 s4, s4
         s_cbranch_execz .LBB0_4
         v_add_f32 v2, 0x40b00000, v1
         .LBB0_4:
-        s_or_b32 exec_lo, exec_lo, s3
-        buffer_store_dword v2, v0, s[4:7], 0 idxen
+        s_or_b32 exec_lo, exec_lo, s4
+        buffer_store_dword v2, v0, s[0:3], 0 idxen
     """)
 
 
 def test_divergent_if_else_wave64_uses_exec_and_64_bit_masks():
     assert_excerpt(listing(IF_ELSE, wave=64).text, """
-        v_cmp_lt_f32 s[2:3], 0.5, v1
-        s_and_saveexec_b64 s[8:9], s[2:3]
-        s_xor_b64 s[8:9], exec, s[8:9]
+        v_cmp_lt_f32 s[4:5], 0.5, v1
+        s_and_saveexec_b64 s[4:5], s[4:5]
+        s_xor_b64 s[4:5], exec, s[4:5]
         s_cbranch_execz .LBB0_2
         v_mul_f32 v2, 0x40400000, v1
         .LBB0_2:
-        s_andn2_saveexec_b64 s[8:9], s[8:9]
+        s_andn2_saveexec_b64 s[4:5], s[4:5]
         s_cbranch_execz .LBB0_4
         v_add_f32 v2, 0x40b00000, v1
         .LBB0_4:
-        s_or_b64 exec, exec, s[8:9]
+        s_or_b64 exec, exec, s[4:5]
     """)
 
 
@@ -131,21 +131,21 @@ LOOPS = """
 
 def test_uniform_loop_counts_in_an_sgpr_and_branches_on_scc():
     assert_excerpt(listing(LOOPS).text, """
-        s_mov_b32 s2, 0
+        s_mov_b32 s8, 0
         v_mov_b32 v1, 0.0
         .LBB0_1:
         s_waitcnt lgkmcnt(0)
-        s_buffer_load_dword s3, s[4:7], 0x0
+        s_buffer_load_dword s9, s[4:7], 0x0
         s_waitcnt lgkmcnt(0)
-        s_cmp_lt_u32 s2, s3
+        s_cmp_lt_u32 s8, s9
         s_cbranch_scc0 .LBB0_4
-        v_mov_b32 v2, s2
-        buffer_load_dword v3, v2, s[8:11], 0 idxen
-        s_buffer_load_dword s3, s[4:7], 0x4
+        v_mov_b32 v2, s8
+        buffer_load_dword v2, v2, s[0:3], 0 idxen
+        s_buffer_load_dword s9, s[4:7], 0x4
         s_waitcnt vmcnt(0) lgkmcnt(0)
-        v_mul_f32 v2, s3, v3
+        v_mul_f32 v2, s9, v2
         v_add_f32 v1, v1, v2
-        s_add_u32 s2, s2, 1
+        s_add_u32 s8, s8, 1
         s_branch .LBB0_1
         .LBB0_4:
     """)
@@ -153,20 +153,20 @@ def test_uniform_loop_counts_in_an_sgpr_and_branches_on_scc():
 
 def test_divergent_loop_collects_exited_lanes_and_branches_back_on_execnz():
     assert_excerpt(listing(LOOPS).text, """
-        s_mov_b32 s2, 0
+        s_mov_b32 s4, 0
         .LBB0_5:
-        v_cmp_gt_u32 s3, 0x64, v2
-        s_andn2_b32 s4, exec_lo, s3
-        s_or_b32 s2, s2, s4
-        s_andn2_b32 exec_lo, exec_lo, s4
+        v_cmp_gt_u32 s5, 0x64, v2
+        s_andn2_b32 s5, exec_lo, s5
+        s_or_b32 s4, s4, s5
+        s_andn2_b32 exec_lo, exec_lo, s5
         s_cbranch_execz .LBB0_8
-        v_add_f32 v3, 1.0, v3
-        v_add_nc_u32 v1, 1, v0
-        v_add_nc_u32 v2, v2, v1
+        v_add_f32 v1, 1.0, v1
+        v_add_nc_u32 v3, 1, v0
+        v_add_nc_u32 v2, v2, v3
         s_cbranch_execnz .LBB0_5
         .LBB0_8:
-        s_or_b32 exec_lo, exec_lo, s2
-        buffer_store_dword v3, v0, s[8:11], 0 idxen
+        s_or_b32 exec_lo, exec_lo, s4
+        buffer_store_dword v1, v0, s[0:3], 0 idxen
         s_endpgm
     """)
 
@@ -190,35 +190,35 @@ def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
     text = listing(BREAK_CONTINUE).text
     # the counter is the same for every lane still in the loop: an SGPR
     assert_excerpt(text, """
-        v_cmp_lt_u32 s9, s2, v0
-        s_andn2_b32 s10, exec_lo, s9
-        s_or_b32 s3, s3, s10
-        s_andn2_b32 exec_lo, exec_lo, s10
+        v_cmp_lt_u32 s7, s4, v0
+        s_andn2_b32 s7, exec_lo, s7
+        s_or_b32 s5, s5, s7
+        s_andn2_b32 exec_lo, exec_lo, s7
         s_cbranch_execz .LBB0_8
     """)
     assert_excerpt(text, """
-        v_cmp_eq_u32 s9, 3, v3
-        s_and_saveexec_b32 s10, s9
-        s_xor_b32 s10, exec_lo, s10
+        v_cmp_eq_u32 s7, 3, v3
+        s_and_saveexec_b32 s7, s7
+        s_xor_b32 s7, exec_lo, s7
         s_cbranch_execz .LBB0_4
-        s_or_b32 s8, s8, exec_lo
+        s_or_b32 s6, s6, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_4:
-        s_or_b32 exec_lo, exec_lo, s10
+        s_or_b32 exec_lo, exec_lo, s7
     """)
     assert_excerpt(text, """
         s_cbranch_execz .LBB0_6
-        s_or_b32 s3, s3, exec_lo
+        s_or_b32 s5, s5, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_6:
-        s_or_b32 exec_lo, exec_lo, s10
-        v_add_nc_u32 v1, s2, v1
-        s_or_b32 exec_lo, exec_lo, s8
-        s_mov_b32 s8, 0
-        s_add_u32 s2, s2, 1
+        s_or_b32 exec_lo, exec_lo, s7
+        v_add_nc_u32 v1, s4, v1
+        s_or_b32 exec_lo, exec_lo, s6
+        s_mov_b32 s6, 0
+        s_add_u32 s4, s4, 1
         s_cbranch_execnz .LBB0_1
         .LBB0_8:
-        s_or_b32 exec_lo, exec_lo, s3
+        s_or_b32 exec_lo, exec_lo, s5
     """)
 
 
@@ -245,42 +245,42 @@ SWITCH = """
 
 def test_divergent_switch_compares_each_case_and_enables_its_lanes():
     assert_excerpt(listing(SWITCH).text, """
-        s_mov_b32 s2, exec_lo
-        v_cmp_eq_u32 s3, 0, v2
-        v_cmp_eq_u32 s12, 1, v2
-        s_or_b32 s13, s3, s12
-        v_cmp_eq_u32 s14, 2, v2
-        s_or_b32 s15, s13, s14
-        s_andn2_b32 s13, s2, s15
-        s_mov_b32 s15, 0
-        s_and_b32 exec_lo, s2, s3
+        s_mov_b32 s8, exec_lo
+        v_cmp_eq_u32 s9, 0, v1
+        v_cmp_eq_u32 s10, 1, v1
+        s_or_b32 s11, s9, s10
+        v_cmp_eq_u32 s12, 2, v1
+        s_or_b32 s11, s11, s12
+        s_andn2_b32 s11, s8, s11
+        s_mov_b32 s13, 0
+        s_and_b32 exec_lo, s8, s9
         s_cbranch_execz .LBB0_3
-        v_mov_b32 v2, 5
-        s_or_b32 s15, s15, exec_lo
+        v_mov_b32 v1, 5
+        s_or_b32 s13, s13, exec_lo
         s_mov_b32 exec_lo, 0
         .LBB0_3:
-        s_and_b32 exec_lo, s2, s12
+        s_and_b32 exec_lo, s8, s10
         s_cbranch_execz .LBB0_5
-        v_mov_b32 v1, 7
+        v_mov_b32 v2, 7
         .LBB0_5:
-        s_and_b32 s3, s2, s14
-        s_or_b32 exec_lo, exec_lo, s3
+        s_and_b32 s9, s8, s12
+        s_or_b32 exec_lo, exec_lo, s9
         s_cbranch_execz .LBB0_7
     """)
 
 
 def test_uniform_switch_is_a_chain_of_scalar_compares():
     assert_excerpt(listing(SWITCH).text, """
-        s_cmp_eq_u32 s2, 0
+        s_cmp_eq_u32 s0, 0
         s_cbranch_scc1 .LBB0_12
-        s_cmp_eq_u32 s2, 3
+        s_cmp_eq_u32 s0, 3
         s_cbranch_scc1 .LBB0_13
         s_branch .LBB0_14
         .LBB0_12:
-        v_add_nc_u32 v1, 2, v2
+        v_add_nc_u32 v2, 2, v1
         s_branch .LBB0_14
         .LBB0_13:
-        v_lshlrev_b32 v1, 1, v2
+        v_lshlrev_b32 v2, 1, v1
         .LBB0_14:
     """)
 
@@ -312,13 +312,13 @@ def test_lds_write_read_fold_offsets_wait_and_synchronise():
         s_waitcnt lgkmcnt(0)
         s_barrier
         v_add_nc_u32 v1, 1, v0
-        v_and_b32 v2, 63, v1
-        v_lshlrev_b32 v1, 4, v2
-        ds_read_b128 v[2:5], v1
-        v_mov_b32 v1, 0
-        ds_read_b128 v[6:9], v1 offset:32
+        v_and_b32 v1, 63, v1
+        v_lshlrev_b32 v1, 4, v1
+        ds_read_b128 v[1:4], v1
+        v_mov_b32 v5, 0
+        ds_read_b128 v[6:9], v5 offset:32
         s_waitcnt lgkmcnt(0)
-        v_add_f32 v10, v2, v6
+        v_add_f32 v1, v1, v6
     """)
 
 
@@ -342,9 +342,9 @@ def test_buffer_loads_wait_for_vmcnt_at_their_first_use():
         buffer_load_dword v1, v0, s[4:7], 0 idxen
         buffer_load_dword v2, v0, s[8:11], 0 idxen
         s_waitcnt vmcnt(1)
-        v_mul_f32 v3, 2.0, v1
+        v_mul_f32 v1, 2.0, v1
         s_waitcnt vmcnt(0)
-        v_add_f32 v1, v3, v2
+        v_add_f32 v1, v1, v2
     """)
 
 
@@ -385,14 +385,14 @@ def test_waterfall_loop_for_a_non_uniform_descriptor_index():
         s_waitcnt vmcnt(0)
         v_readfirstlane_b32 s3, v1
         v_cmp_eq_u32 s4, s3, v1
-        s_and_saveexec_b32 s5, s4
-        s_lshl_b32 s4, s3, 5
-        s_add_u32 s4, s4, 0x60
-        s_load_dwordx8 s[16:23], s[0:1], s4
+        s_and_saveexec_b32 s4, s4
+        s_lshl_b32 s3, s3, 5
+        s_add_u32 s3, s3, 0x60
+        s_load_dwordx8 s[16:23], s[0:1], s3
         v_mov_b32 v6, 0.5
         s_waitcnt lgkmcnt(0)
         image_sample_lz v[2:5], [v6, v6], s[16:23], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
-        s_xor_b32 exec_lo, exec_lo, s5
+        s_xor_b32 exec_lo, exec_lo, s4
         s_cbranch_execnz .LBB0_1
         s_mov_b32 exec_lo, s2
         s_waitcnt vmcnt(0)
@@ -415,14 +415,14 @@ def test_divergent_read_lane_is_ds_bpermute_and_uniform_one_is_v_readlane():
     """).text
     assert_excerpt(text, """
         v_mul_lo_u32 v2, 7, v0
-        v_and_b32 v3, 31, v2
-        v_lshlrev_b32 v2, 2, v3
+        v_and_b32 v2, 31, v2
+        v_lshlrev_b32 v2, 2, v2
         s_waitcnt vmcnt(0)
-        ds_bpermute_b32 v3, v2, v1
-        s_buffer_load_dword s2, s[8:11], 0x0
+        ds_bpermute_b32 v2, v2, v1
+        s_buffer_load_dword s0, s[0:3], 0x0
         s_waitcnt lgkmcnt(0)
-        v_readlane_b32 s3, v1, s2
-        v_readfirstlane_b32 s2, v1
+        v_readlane_b32 s0, v1, s0
+        v_readfirstlane_b32 s1, v1
     """)
 
 
@@ -495,15 +495,15 @@ def test_header_reports_hand_counted_registers_lds_and_occupancy():
     result = listing(HAND_COUNTED)
     # v0 thread id, v[1:4] the load, v[5:8] the product: 9 VGPRs, one granule of 16.
     assert (result.vgprs, result.vgprs_allocated) == (9, 16)
-    # s[0:1] table, s[4:7] and s[8:11] descriptors (SGPR quads start on a multiple of 4,
-    # so s2 and s3 stay unused), + VCC.
-    assert result.sgprs == 14
+    # s[4:7] and s[0:3] descriptors (SGPR quads start on a multiple of 4; the second one is
+    # loaded over the table pointer s[0:1], which it reads for the last time), + VCC.
+    assert result.sgprs == 10
     assert result.lds_bytes == 2048 and result.scratch_bytes == 0
     # 2 waves per group, 64 groups fit the WGP's 128 KiB but only 32 barriers: 16 waves.
     assert (result.occupancy, result.limiter) == (16, "waves")
     header = result.text.split("main:")[0]
     for line in ("; wave size     32", "; numthreads    [64, 1, 1]  (2 waves per group)",
-                 "; VGPRs         9 used, 16 allocated (granule 16)", "; SGPRs         14 (with VCC)",
+                 "; VGPRs         9 used, 16 allocated (granule 16)", "; SGPRs         10 (with VCC)",
                  "; LDS           2048 bytes", "; scratch       0 bytes per lane",
                  "; occupancy     16 waves per SIMD, limited by waves"):
         assert line in header

@@ -10,11 +10,13 @@ def straight_line(count, size=4):
     function.blocks.append(block)
     regs = [VReg("v", size) for _ in range(count)]
     for reg in regs:
-        block.emit("v_mov_b32", [reg.part(0)], [Imm(0)])
+        for k in range(size):
+            block.emit("v_mov_b32", [reg.part(k)], [Imm(k)])
     total = VReg("v")
     block.emit("v_mov_b32", [total], [Imm(0)])
     for reg in regs:
-        block.emit("v_add_f32", [total], [total, reg.part(size - 1)])
+        for k in range(size):
+            block.emit("v_add_f32", [total], [total, reg.part(k)])
     block.emit("s_endpgm")
     return function, regs, total
 
@@ -40,8 +42,8 @@ def test_registers_are_reused_after_the_last_use():
     block.emit("v_mov_b32", [sink], [second.part(0)])
     block.emit("s_endpgm")
     allocation = allocate(function)
-    assert first.phys == second.phys == 0
-    assert allocation.vgprs_used == 5
+    assert sink.phys == first.phys == 0  # the tuple dies where the sink is written
+    assert second.phys == 1 and allocation.vgprs_used == 5
 
 
 def test_value_live_around_a_loop_is_not_reused_inside_it():
@@ -95,3 +97,125 @@ def test_sgpr_quads_start_on_a_multiple_of_four():
     block.emit("s_endpgm")
     allocate(function)
     assert pair.phys == 0 and quad.phys == 4
+
+
+def test_a_result_takes_the_register_of_an_operand_that_dies_in_the_same_instruction():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    a, b, total = VReg("v"), VReg("v"), VReg("v")
+    block.emit("v_mov_b32", [a], [Imm(1.0)])
+    block.emit("v_mov_b32", [b], [Imm(2.0)])
+    block.emit("v_add_f32", [total], [a, b])
+    block.emit("v_mul_f32", [total], [total, total])
+    block.emit("s_endpgm")
+    allocation = allocate(function)
+    assert total.phys == a.phys == 0 and b.phys == 1
+    assert allocation.vgprs_used == 2
+
+
+def test_a_64_bit_valu_result_does_not_overlap_its_operands():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    source, wide = VReg("v", 2), VReg("v", 2)
+    block.emit("v_mov_b32", [source.part(0)], [Imm(1)])
+    block.emit("v_mov_b32", [source.part(1)], [Imm(2)])
+    block.emit("v_lshlrev_b64", [wide], [Imm(2), source])
+    block.emit("global_store_dwordx2", [], [wide])
+    block.emit("s_endpgm")
+    allocate(function)
+    assert {source.phys, source.phys + 1}.isdisjoint({wide.phys, wide.phys + 1})
+
+
+def test_a_copy_whose_source_dies_is_coalesced_and_disappears():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    value, copy = VReg("v"), VReg("v")
+    block.emit("v_mov_b32", [value], [Imm(3)])
+    block.emit("v_mov_b32", [copy], [value])
+    block.emit("v_add_nc_u32", [copy], [copy, Imm(1)])
+    block.emit("s_endpgm")
+    allocate(function)
+    assert copy.phys == value.phys
+    assert [inst.format() for inst in function.instructions()] == [
+        "v_mov_b32 v0, 3", "v_add_nc_u32 v0, v0, 1", "s_endpgm"]
+
+
+def test_a_copy_whose_source_stays_live_keeps_both_registers():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    value, copy = VReg("v"), VReg("v")
+    block.emit("v_mov_b32", [value], [Imm(3)])
+    block.emit("v_mov_b32", [copy], [value])
+    block.emit("v_add_nc_u32", [copy], [copy, value])
+    block.emit("s_endpgm")
+    allocation = allocate(function)
+    assert copy.phys != value.phys and allocation.vgprs_used == 2
+    assert len(list(function.instructions())) == 4
+
+
+def test_a_precoloured_register_is_free_after_its_last_use():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    thread_id, scaled, other = VReg("v", phys=0), VReg("v"), VReg("v")
+    block.emit("v_lshlrev_b32", [scaled], [Imm(2), thread_id])
+    block.emit("v_mov_b32", [other], [Imm(5)])
+    block.emit("v_add_nc_u32", [other], [other, scaled])
+    block.emit("s_endpgm")
+    allocation = allocate(function)
+    assert scaled.phys == 0 and other.phys == 1
+    assert allocation.vgprs_used == 2
+
+
+def test_tuple_components_are_free_after_their_own_last_use():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    texel, first, later = VReg("v", 4), VReg("v"), VReg("v")
+    block.emit("image_load", [texel], [Imm(0)])
+    block.emit("v_mul_f32", [first], [texel.part(0), texel.part(0)])  # x is dead after this
+    block.emit("v_mov_b32", [later], [Imm(2.0)])  # y, z, w are still to be read
+    block.emit("v_add_f32", [later], [later, texel.part(1)])
+    block.emit("v_add_f32", [later], [later, texel.part(2)])
+    block.emit("v_add_f32", [later], [later, texel.part(3)])
+    block.emit("v_add_f32", [later], [later, first])
+    block.emit("s_endpgm")
+    allocation = allocate(function)
+    assert texel.phys == 0 and first.phys == 0 and later.phys == 4
+    assert allocation.vgprs_used == 5
+
+
+def test_an_elementwise_result_tuple_takes_over_its_dying_source_tuple():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    texel, scale, product = VReg("v", 4), VReg("v"), VReg("v", 4)
+    block.emit("image_load", [texel], [Imm(0)])
+    block.emit("v_mov_b32", [scale], [Imm(0.5)])
+    block.emit("implicit_def", [product])
+    for k in range(4):
+        block.emit("v_mul_f32", [product.part(k)], [texel.part(k), scale])
+    block.emit("buffer_store_dwordx4", [], [product])
+    block.emit("s_endpgm")
+    allocation = allocate(function)
+    assert product.phys == texel.phys == 0 and scale.phys == 4
+    assert allocation.vgprs_used == 5
+
+
+def test_a_result_tuple_does_not_take_over_a_source_read_after_the_overwrite():
+    function = MFunction("main")
+    block = MBlock("entry")
+    function.blocks.append(block)
+    texel, swapped = VReg("v", 2), VReg("v", 2)
+    block.emit("image_load", [texel], [Imm(0)])
+    block.emit("implicit_def", [swapped])
+    block.emit("v_mov_b32", [swapped.part(0)], [texel.part(1)])
+    block.emit("v_mov_b32", [swapped.part(1)], [texel.part(0)])  # x is read after x' is written
+    block.emit("buffer_store_dwordx2", [], [swapped])
+    block.emit("s_endpgm")
+    allocate(function)
+    assert {texel.phys, texel.phys + 1}.isdisjoint({swapped.phys, swapped.phys + 1})
