@@ -192,6 +192,9 @@ def regs_command(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     lines: int = typer.Option(5, "--lines", help="How many hot source lines to list."),
     llvm: bool = typer.Option(True, "--llvm/--no-llvm", help="Cross-check with LLVM's AMDGPU backend."),
+    llvm_demand: bool = typer.Option(
+        False, "--llvm-demand",
+        help="Also search the fewest VGPRs LLVM fits the kernel in without spilling (several LLVM compiles)."),
 ) -> None:
     """Register and occupancy report for wave32 and wave64, cross-checked against LLVM."""
     import json
@@ -203,7 +206,8 @@ def regs_command(
 
     def work(diagnostics):
         text = read_source(file, diagnostics)
-        return build_report(text, os.path.normpath(file), options, diagnostics, lines, llvm)
+        return build_report(text, os.path.normpath(file), options, diagnostics, lines, llvm or llvm_demand,
+                            llvm_demand)
 
     report = run_stage(file, work)
     if as_json:

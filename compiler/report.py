@@ -5,7 +5,10 @@ the RDNA2 back end allocates registers, and the occupancy comes from the device
 table applied to shc's own counts. The hot lines come from the liveness pass: the
 source lines where the most VGPR values are alive. LLVM's AMDGPU backend compiles
 the same kernel in a child process as a cross-check; the two compiles of the two
-wave sizes run side by side.
+wave sizes run side by side. LLVM's scheduler spends VGPRs freely up to the occupancy
+the kernel already has (in wave32 every kernel under 64 VGPRs runs 16 waves, so LLVM
+often reports 64), so its default count is an upper bound, not the kernel's demand;
+``llvm_demand`` adds the fewest VGPRs LLVM fits the kernel in without spilling.
 """
 
 from __future__ import annotations
@@ -69,12 +72,16 @@ def _llvm_dict(figures: LlvmFigures | LlvmFailure | None) -> dict | None:
         return None
     if not figures.ok:
         return {"error": figures.message}
-    return {"vgprs": figures.vgprs, "sgprs": figures.sgprs, "occupancy": figures.occupancy}
+    result = {"vgprs": figures.vgprs, "sgprs": figures.sgprs, "occupancy": figures.occupancy}
+    if figures.tight_vgprs is not None:
+        result["demand_vgprs"] = figures.tight_vgprs
+    return result
 
 
 def build_report(text: str, filename: str, options: Options, diagnostics: Diagnostics,
-                 lines: int = 5, llvm: bool = True) -> KernelReport:
-    """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both."""
+                 lines: int = 5, llvm: bool = True, llvm_demand: bool = False) -> KernelReport:
+    """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both;
+    ``llvm_demand`` also searches LLVM's spill-free VGPR minimum (several LLVM compiles)."""
     modules: dict[int, Module] = {}
     for size in (32, 64):
         module = compile_source(text, filename, replace(options, wave_size=size), diagnostics)
@@ -85,7 +92,7 @@ def build_report(text: str, filename: str, options: Options, diagnostics: Diagno
         reports[size] = WaveReport(size, render_listing(module), demand.hot_lines(lines))
     if llvm:
         with ThreadPoolExecutor(max_workers=len(modules)) as pool:
-            checks = {size: pool.submit(cross_check, module) for size, module in modules.items()}
+            checks = {size: pool.submit(cross_check, module, tight=llvm_demand) for size, module in modules.items()}
             for size, future in checks.items():
                 reports[size].llvm = future.result()
     function = next(iter(modules.values())).function
@@ -106,7 +113,10 @@ def render_table(report: KernelReport) -> str:
         ("VGPRs to free for next step", lambda w: _next_step(w)),
         ("LLVM VGPRs / SGPRs", lambda w: _llvm_pair(w.llvm)),
         ("LLVM occupancy", lambda w: _llvm_occupancy(w.llvm)),
+        ("LLVM VGPR demand (no spills)", lambda w: _llvm_demand(w.llvm)),
     ]
+    if all(not _has_demand(report.waves[size].llvm) for size in sizes):
+        rows = rows[:-1]
     if all(report.waves[size].llvm is None for size in sizes):
         rows = [row for row in rows if not row[0].startswith("LLVM")]  # --no-llvm
     width = max(len(name) for name, _ in rows) + 2
@@ -140,6 +150,14 @@ def _llvm_pair(figures) -> str:
     if not figures.ok:
         return "failed"
     return f"{figures.vgprs} / {figures.sgprs}"
+
+
+def _has_demand(figures) -> bool:
+    return figures is not None and figures.ok and figures.tight_vgprs is not None
+
+
+def _llvm_demand(figures) -> str:
+    return str(figures.tight_vgprs) if _has_demand(figures) else "-"
 
 
 def _llvm_occupancy(figures) -> str:

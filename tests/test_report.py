@@ -86,3 +86,19 @@ def test_the_occupancy_pair_shows_the_step(tmp_path):
     light64 = json.loads(light.stdout)["kernels"][0]["waves"]["64"]
     assert heavy64["vgprs"] > light64["vgprs"]
     assert heavy64["limiter"] == "vgprs" and heavy64["occupancy"] < light64["occupancy"] == 16
+
+
+def test_llvm_demand_adds_the_spill_free_minimum_next_to_the_default_count(tmp_path):
+    """LLVM's default schedule may spend more VGPRs than the kernel needs; ``--llvm-demand``
+    searches the fewest it fits in without spilling: never above the default count, and more
+    than one float4 (the product needs two loaded operands at once)."""
+    report, path = regs_json(tmp_path, THREE_LOADS, "--llvm-demand")
+    for wave in report["kernels"][0]["waves"].values():
+        llvm = wave["llvm"]
+        assert set(llvm) == {"vgprs", "sgprs", "occupancy", "demand_vgprs"}
+        assert 8 <= llvm["demand_vgprs"] <= llvm["vgprs"]
+    table = subprocess.run([*SHC, "regs", path, "--llvm-demand"], capture_output=True, text=True,
+                           timeout=600, cwd=ROOT)
+    assert "LLVM VGPR demand (no spills)" in table.stdout
+    plain = subprocess.run([*SHC, "regs", path], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert "LLVM VGPR demand" not in plain.stdout
