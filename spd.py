@@ -4,8 +4,8 @@
     mips = downsample(image)
 """
 
-from .runtime.spd import (MAX_MIPS, SAMPLE, TILE, Downsampler, SpdResult, SpdSetup, compiled_kernel, defines_for,
-                          downsample, full_chain, mip_shape, reference_mips, spd_setup)
+from .runtime.spd import (MAX_MIPS, POOL_LIMIT, SAMPLE, TILE, Downsampler, SpdResult, SpdSetup, compiled_kernel,
+                          defines_for, downsample, full_chain, mip_shape, reference_mips, release_storage, spd_setup)
 
 __all__ = ["Downsampler", "SpdResult", "SpdSetup", "compiled_kernel", "defines_for", "downsample", "full_chain",
-           "mip_shape", "reference_mips", "spd_setup", "MAX_MIPS", "SAMPLE", "TILE"]
+           "mip_shape", "reference_mips", "release_storage", "spd_setup", "MAX_MIPS", "POOL_LIMIT", "SAMPLE", "TILE"]
