@@ -102,3 +102,13 @@ def test_llvm_demand_adds_the_spill_free_minimum_next_to_the_default_count(tmp_p
     assert "LLVM VGPR demand (no spills)" in table.stdout
     plain = subprocess.run([*SHC, "regs", path], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert "LLVM VGPR demand" not in plain.stdout
+
+
+def test_hot_lines_name_the_source_variables_alive_there():
+    done = subprocess.run([*SHC, "regs", "samples/occupancy_heavy.hlsl", "--json", "--no-llvm", "--lines", "1"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    hot = json.loads(done.stdout)["kernels"][0]["waves"]["64"]["hot_lines"][0]
+    names = [value.split(" (")[0] for value in hot["values"]]
+    assert "i" in names  # the element index, alive until the store
+    assert sum(name.startswith("taps[") for name in names) >= 8  # register array elements by index
+    assert all(value.endswith(")") or value.startswith("%") for value in hot["values"])  # IR name kept

@@ -142,6 +142,9 @@ class Module:
     source_file: str = "<input>"
     # Results of analysis passes, by pass name (e.g. "uniformity", "liveness").
     analyses: dict[str, Any] = field(default_factory=dict)
+    # The source variable each value was first assigned to, for reports (values that passes
+    # replace simply drop out; temporaries have no entry).
+    value_names: dict[Inst, str] = field(default_factory=dict)
 
     @property
     def lds_bytes(self) -> int:

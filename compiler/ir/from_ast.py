@@ -103,7 +103,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
                             wave_size=program.wave_size or wave_size, coord=entry.coord)
         self.b = FunctionBuilder(function)
         self.module = Module(function, list(self.globals.bindings), list(self.globals.groupshared.values()),
-                             0, entry.coord.file)
+                             0, entry.coord.file, value_names=self.b.value_names)
         self.frame: Frame | None = None
         self.global_vars: dict = {}  # static decl -> SSARoot | MemoryRoot
         self.scratch: dict = {}  # decl -> MemoryRoot

@@ -296,6 +296,7 @@ class PlaceLowering:
         root = place.root
         if isinstance(root, SSARoot):
             if place.steps:
+                self.name_element(root.var, place.steps, value)
                 value = self.insert_path(self.b.read(root.var), place.steps, value, coord)
             self.b.write(root.var, value)
             return
@@ -322,6 +323,13 @@ class PlaceLowering:
                 return
         old = self.load_memory(root, address, leaf, coord)
         self.store_memory(root, address, leaf, self.insert_path(old, rest, value, coord), coord)
+
+    def name_element(self, var, steps: list[Step], value: Inst) -> None:
+        """Name a value stored to ``a[3]`` of a register array after that element, for reports."""
+        step = steps[0]
+        if len(steps) == 1 and step.kind == "index" and isinstance(step.index, int) \
+                and isinstance(var.type, T.ArrayType) and var.name.isidentifier():
+            self.b.value_names.setdefault(value, f"{var.name}[{step.index}]")
 
     def store_runs(self, root, address: Address, leaf: T.VectorType, lanes: list[int], value: Inst,
                    coord: Coord) -> None:

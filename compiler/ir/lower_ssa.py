@@ -52,6 +52,7 @@ class FunctionBuilder:
         self.constants: dict[tuple, Inst] = {}
         self.block_coords: dict[Block, Coord] = {}
         self.counter = 0
+        self.value_names: dict[Inst, str] = {}  # value -> the source variable first assigned it
 
     # ------------------------------------------------------------ blocks
     def next_id(self) -> int:
@@ -161,6 +162,8 @@ class FunctionBuilder:
         block = block or self.block
         assert block is not None
         self.defs.setdefault(var, {})[block] = value
+        if var.name.isidentifier():  # compiler temporaries are named "f.result", "?:.value", ...
+            self.value_names.setdefault(value, var.name)
 
     def read(self, var: Var, block: Block | None = None) -> Inst:
         block = block or self.block

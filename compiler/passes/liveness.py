@@ -88,7 +88,7 @@ class HotLine:
     file: str
     line: int
     live_vgprs: int
-    values: list[str]  # the VGPR values alive there, by their IR names
+    values: list[str]  # the VGPR values alive there: source variable names where known, else IR names
 
 
 @dataclass
@@ -103,6 +103,7 @@ class RegisterDemand:
     live_in: dict[Block, frozenset[Inst]]
     live_out: dict[Block, frozenset[Inst]]
     names: dict[Inst, str]
+    source_names: dict[Inst, str] = field(default_factory=dict)
     fixed_vgpr_parts: dict[str, int] = field(default_factory=dict)
     fixed_sgpr_parts: dict[str, int] = field(default_factory=dict)
 
@@ -126,6 +127,11 @@ class RegisterDemand:
     def name(self, value: Inst) -> str:
         return self.names.get(value, "%?")
 
+    def source_name(self, value: Inst) -> str:
+        """``v (%12)`` for a value a source variable held, else the IR name."""
+        source = self.source_names.get(value)
+        return f"{source} ({self.name(value)})" if source else self.name(value)
+
     def hot_lines(self, n: int = 5) -> list[HotLine]:
         """The ``n`` source lines with the most live VGPRs, each at its own worst instruction."""
         worst: dict[tuple[str, int], Inst] = {}
@@ -139,7 +145,7 @@ class RegisterDemand:
         for (file, line), inst in worst.items():
             demand = self.per_inst[inst]
             values = sorted((v for v in demand.live if self.value_regs[v].vgprs), key=self._order)
-            lines.append(HotLine(file, line, demand.vgprs, [self.name(v) for v in values]))
+            lines.append(HotLine(file, line, demand.vgprs, [self.source_name(v) for v in values]))
         lines.sort(key=lambda hot: (-hot.live_vgprs, hot.file, hot.line))
         return lines[:n]
 
@@ -223,6 +229,7 @@ def analyze(module: Module, info: UniformityInfo) -> RegisterDemand:
         live_in=live_in,
         live_out={block: frozenset(values) for block, values in live_out.items()},
         names=dict(Printer(function).names),
+        source_names=module.value_names,
         fixed_vgpr_parts={"thread id": _thread_id_vgprs(function)},
         fixed_sgpr_parts=_fixed_sgprs(module.bindings),
     )
