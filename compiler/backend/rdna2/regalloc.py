@@ -251,6 +251,7 @@ def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = M
     result = Allocation()
     active: list[VReg] = []
     released: dict[VReg, set[int]] = {}  # tuple components already given back
+    part_ends = {reg: min(ends) for reg, ends in ranges.component_ends.items()}  # next component to free
 
     def release(reg: VReg) -> None:
         done = released.pop(reg, set())
@@ -264,6 +265,8 @@ def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = M
             if end < position and k not in done:
                 done.add(k)
                 pools[reg.cls].release(reg.phys + k, 1)
+        part_ends[reg] = min((end for k, end in enumerate(ranges.component_ends[reg]) if k not in done),
+                             default=float("inf"))
 
     def take_over(reg: VReg) -> int | None:
         """The registers of a tuple ``reg`` is computed from, when it can live in them."""
@@ -290,7 +293,7 @@ def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = M
             if spans[other][1] < start:
                 active.remove(other)
                 release(other)
-            elif other.size > 1:
+            elif other.size > 1 and part_ends[other] < start:
                 release_dead_parts(other, start)
         pool = pools[reg.cls]
         source = hints.get(reg)
