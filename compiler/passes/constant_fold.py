@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import Pass, make_constant
-from .constants import constant_array, evaluate, to_attr
+from .constants import constant_of, evaluate, to_attr
 from ..ir.core import Module
 from ..ir.ops import PURE, Op
 
@@ -16,7 +16,7 @@ class ConstantFold(Pass):
         for inst in module.function.instructions():
             if inst.op not in PURE or inst.op is Op.CONST or not inst.operands:
                 continue
-            args = [constant_array(operand) for operand in inst.operands]
+            args = [constant_of(operand) for operand in inst.operands]
             if any(arg is None for arg in args):
                 continue
             folded = evaluate(inst, args)

@@ -33,7 +33,7 @@ from typing import Callable
 
 from . import Pass, replace_uses
 from . import wave_ladders as ladders
-from .constants import constant_array, evaluate
+from .constants import Constant, constant_of, evaluate
 from .uniformity import Uniformity
 from ..frontend import hlsl_types as T
 from ..ir.core import Inst, Module
@@ -175,13 +175,13 @@ def constant_int(inst: Inst) -> int | None:
     32 unsigned bits; None otherwise. Constant folding usually got there first."""
     if not _is_32_bit_integer(inst.type):
         return None
-    array = _fold(inst, depth=4)
-    return None if array is None else int(array[0]) & 0xFFFFFFFF
+    constant = _fold(inst, depth=4)
+    return None if constant is None else int(constant.values[0]) & 0xFFFFFFFF
 
 
-def _fold(inst: Inst, depth: int):
+def _fold(inst: Inst, depth: int) -> Constant | None:
     if inst.op is Op.CONST:
-        return constant_array(inst)
+        return constant_of(inst)
     if depth == 0 or inst.op not in PURE or not inst.operands:
         return None
     args = [_fold(operand, depth - 1) for operand in inst.operands]

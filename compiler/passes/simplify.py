@@ -10,10 +10,9 @@ selection annotation once it stops selecting.
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import Pass, replace_uses
-from .constants import constant_array
+from .constants import constant_of
+from .scalars import integer_range
 from ..ir.core import Function, Inst, Module
 from ..ir.ops import Op
 
@@ -25,13 +24,17 @@ _LEFT_IDENTITY = {Op.ADD: 0, Op.MUL: 1, Op.OR: 0, Op.XOR: 0}
 
 
 def _is_all(inst: Inst, value) -> bool:
-    array = constant_array(inst)
-    return array is not None and bool(np.all(array == value))
+    constant = constant_of(inst)
+    return constant is not None and all(component == value for component in constant.values)
 
 
 def _all_ones(inst: Inst) -> bool:
-    array = constant_array(inst)
-    return array is not None and array.dtype.kind in "iu" and bool(np.all(array == np.invert(array.dtype.type(0))))
+    """An integer constant with every bit set (-1 signed, the maximum unsigned)."""
+    constant = constant_of(inst)
+    if constant is None or not constant.is_integer:
+        return False
+    ones = -1 if constant.element.kind == "int" else integer_range(constant.element)[1]
+    return all(component == ones for component in constant.values)
 
 
 class Simplify(Pass):
@@ -87,16 +90,16 @@ class Simplify(Pass):
             cond, when_true, when_false = operands
             if when_true is when_false:
                 return when_true
-            array = constant_array(cond)
-            if array is not None and array.size == 1:
-                return when_true if bool(array[0]) else when_false
+            constant = constant_of(cond)
+            if constant is not None and len(constant.values) == 1:
+                return when_true if constant.values[0] else when_false
         return None
 
     def fold_branch(self, function: Function, block, term: Inst) -> None:
-        array = constant_array(term.operands[0])
-        if array is None:
+        constant = constant_of(term.operands[0])
+        if constant is None:
             return
-        taken, dropped = (term.targets[0], term.targets[1]) if bool(array[0]) else (term.targets[1], term.targets[0])
+        taken, dropped = (term.targets[0], term.targets[1]) if constant.values[0] else (term.targets[1], term.targets[0])
         term.op, term.operands, term.targets = Op.BR, [], [taken]
         if dropped is not taken:
             for phi in dropped.phis:
