@@ -13,7 +13,8 @@ from shc.compiler.backend.rdna2.isel import select
 from shc.compiler.backend.rdna2.isel_wave import swizzle_text
 from shc.compiler.backend.rdna2.listing import instruction_class, render_listing
 from shc.compiler.backend.rdna2.machine import MInst, SubReg, VReg
-from shc.compiler.backend.rdna2.regalloc import allocate, successors
+from shc.compiler.backend.rdna2.live_ranges import successors
+from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.ops import Op
 from shc.compiler.pipeline import Options, compile_file, compile_source

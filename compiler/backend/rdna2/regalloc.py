@@ -1,15 +1,13 @@
 """Linear-scan register allocation over VGPR and SGPR classes, with tuples.
 
-Live intervals come from block liveness over the machine CFG (branch targets plus
-fall-through), laid out in program order, so a value live around a loop covers
-the whole loop. Every instruction has two positions, its reads and then its
-writes, so a result can take the register of an operand that dies in the same
-instruction (``v_add_f32 v1, v1, v2``), as it can on the hardware; multi-register
-VALU results (64-bit ops) do not, since a partial overlap there is not allowed.
-Each class is allocated first-fit into a bitmap of physical registers; a tuple
+Live ranges come from ``live_ranges.py`` (program order over the machine CFG, reads
+before writes within an instruction, per-component ranges for tuples). Each class is allocated first-fit into a bitmap of physical registers; a tuple
 takes consecutive registers (64-bit SGPR pairs start at an even register, as the
 hardware requires). A plain move whose source dies there prefers the source's
-register (a coalescing hint), and the moves that become ``v1 = v1`` are dropped.
+register (a coalescing hint), and the moves that become ``v1 = v1`` are dropped. A
+tuple gives back each component after that component's last use, and a tuple computed
+component by component from a same-sized tuple that dies on the way lives in its
+registers (``v_mul_f32 v4, v4, v8`` ... ``v_mul_f32 v7, v7, v11``).
 Registers already fixed by the ABI (``v0`` thread ids, the SGPRs holding
 descriptors) are pre-coloured and free again after their last use. When a class
 runs out, the interval that ends last is spilled to scratch: its definitions
@@ -20,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .machine import MBlock, MFunction, MInst, Special, SubReg, VReg
+from .live_ranges import LiveRanges, intervals, operand_components
+from .machine import MFunction, MInst, Special, SubReg, VReg
 
 MAX_VGPRS = 256
 MAX_SGPRS = 106
@@ -33,151 +32,6 @@ class Allocation:
     sgprs_used: int = 0
     spilled: list[VReg] = field(default_factory=list)
     scratch_bytes: int = 0
-
-
-def successors(function: MFunction) -> dict[MBlock, list[MBlock]]:
-    by_label = {block.label: block for block in function.blocks}
-    result: dict[MBlock, list[MBlock]] = {}
-    for index, block in enumerate(function.blocks):
-        targets = []
-        last = block.insts[-1] if block.insts else None
-        for inst in block.insts:
-            if inst.mnemonic.startswith(("s_branch", "s_cbranch")):
-                targets += [by_label[op.name] for op in inst.uses if hasattr(op, "name") and op.name in by_label]
-        falls_through = last is None or last.mnemonic not in ("s_branch", "s_endpgm")
-        if falls_through and index + 1 < len(function.blocks):
-            targets.append(function.blocks[index + 1])
-        result[block] = targets
-    return result
-
-
-def block_liveness(function: MFunction) -> dict[MBlock, set[VReg]]:
-    """Live-out sets per block (backward data-flow to a fixed point)."""
-    succ = successors(function)
-    gen: dict[MBlock, set[VReg]] = {}
-    kill: dict[MBlock, set[VReg]] = {}
-    for block in function.blocks:
-        used, defined = set(), set()
-        for inst in block.insts:
-            for reg in inst.registers("uses"):
-                if reg not in defined:
-                    used.add(reg)
-            for reg, operand in zip(inst.registers("defs"), inst.defs):
-                if isinstance(operand, VReg):  # a partial write keeps the rest of the tuple live
-                    defined.add(reg)
-        gen[block], kill[block] = used, defined
-    live_in = {block: set() for block in function.blocks}
-    live_out = {block: set() for block in function.blocks}
-    changed = True
-    while changed:
-        changed = False
-        for block in reversed(function.blocks):
-            out = set().union(*(live_in[s] for s in succ[block])) if succ[block] else set()
-            new_in = gen[block] | (out - kill[block])
-            if out != live_out[block] or new_in != live_in[block]:
-                live_out[block], live_in[block] = out, new_in
-                changed = True
-    return live_out
-
-
-@dataclass
-class LiveRanges:
-    """Where each virtual register is live, and for tuples where each component is.
-
-    ``spans[reg]`` is ``[start, end]``. For a tuple, ``component_ends[reg][k]`` is where
-    component ``k`` is last needed (liveness across blocks keeps the whole tuple alive), and
-    ``first_writes`` / ``last_reads`` give each component's first write and last read by an
-    instruction (``implicit_def`` is not a write: it only marks where a tuple starts).
-    """
-
-    spans: dict[VReg, list[int]] = field(default_factory=dict)
-    component_ends: dict[VReg, list[int]] = field(default_factory=dict)
-    first_writes: dict[VReg, list[float]] = field(default_factory=dict)
-    last_reads: dict[VReg, list[int]] = field(default_factory=dict)
-    last_write: dict[VReg, int] = field(default_factory=dict)
-
-    def touch(self, reg: VReg, where: int, components: range | None = None) -> None:
-        span = self.spans.setdefault(reg, [where, where])
-        span[0], span[1] = min(span[0], where), max(span[1], where)
-        if reg.size > 1:
-            ends = self.component_ends.setdefault(reg, [where] * reg.size)
-            for k in components if components is not None else range(reg.size):
-                ends[k] = max(ends[k], where)
-
-    def read(self, reg: VReg, where: int, components: range) -> None:
-        self.touch(reg, where, components)
-        if reg.size > 1:
-            reads = self.last_reads.setdefault(reg, [-1] * reg.size)
-            for k in components:
-                reads[k] = max(reads[k], where)
-
-    def write(self, reg: VReg, where: int, components: range, real: bool) -> None:
-        self.touch(reg, where, components)
-        if reg.size > 1 and real:
-            writes = self.first_writes.setdefault(reg, [float("inf")] * reg.size)
-            for k in components:
-                writes[k] = min(writes[k], where)
-            self.last_write[reg] = max(self.last_write.get(reg, where), where)
-
-
-def _operands(operands: list) -> list[tuple[VReg, range]]:
-    """The registers ``operands`` name, each with the components it covers."""
-    found = []
-    for operand in operands:
-        if isinstance(operand, VReg):
-            found.append((operand, range(operand.size)))
-        elif isinstance(operand, SubReg):
-            found.append((operand.base, range(operand.index, operand.index + operand.count)))
-    return found
-
-
-def intervals(function: MFunction) -> LiveRanges:
-    """Live ranges of every virtual register in program order.
-
-    Instruction ``i`` reads its operands at position ``2 * i`` and writes its results at
-    ``2 * i + 1`` (at ``2 * i`` when the results may not overlap the operands).
-    """
-    live_out = block_liveness(function)
-    ranges = LiveRanges()
-    position = 0
-    starts: dict[MBlock, int] = {}
-    ends: dict[MBlock, int] = {}
-    for block in function.blocks:
-        starts[block] = 2 * position
-        for inst in block.insts:
-            for reg, components in _operands(inst.uses):
-                ranges.read(reg, 2 * position, components)
-            written = 2 * position + (0 if _results_must_not_overlap(inst) else 1)
-            for reg, components in _operands(inst.defs):
-                ranges.write(reg, written, components, inst.mnemonic != "implicit_def")
-            position += 1
-        ends[block] = 2 * position
-    live_in_any: dict[MBlock, set[VReg]] = {}
-    succ = successors(function)
-    for block in function.blocks:
-        for target in succ[block]:
-            live_in_any.setdefault(target, set()).update(live_out[block] & set(ranges.spans))
-    for block in function.blocks:
-        for reg in live_out[block]:
-            ranges.touch(reg, ends[block])
-        for reg in live_in_any.get(block, set()):
-            ranges.touch(reg, starts[block])
-    # A back edge keeps everything live at the loop header alive until the branch back.
-    order = {block: i for i, block in enumerate(function.blocks)}
-    for block in function.blocks:
-        for target in succ[block]:
-            if order[target] <= order[block]:
-                for reg in live_out[block]:
-                    ranges.touch(reg, starts[target])
-                    ranges.touch(reg, ends[block])
-    return ranges
-
-
-def _results_must_not_overlap(inst: MInst) -> bool:
-    """A VALU op with a multi-register result (64-bit ops) must not partly overwrite its sources."""
-    if not inst.mnemonic.startswith("v_"):
-        return False
-    return any(isinstance(op, VReg) and op.size > 1 or isinstance(op, SubReg) and op.count > 1 for op in inst.defs)
 
 
 _PLAIN_MOVES = {"v_mov_b32": ("v", 1), "s_mov_b32": ("s", 1), "s_mov_b64": ("s", 2)}
@@ -243,96 +97,121 @@ class _Pool:
 def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = MAX_SGPRS,
              scratch_base: int = 0) -> Allocation:
     """Allocate every virtual register; spill slots start at ``scratch_base`` bytes per lane."""
-    ranges = intervals(function)
-    spans = ranges.spans
-    hints = copy_hints(function)
-    tuples = tuple_sources(function)
-    pools = {"v": _Pool(max_vgprs - SPILL_TEMPS, False), "s": _Pool(max_sgprs, True)}
-    result = Allocation()
-    active: list[VReg] = []
-    released: dict[VReg, set[int]] = {}  # tuple components already given back
-    part_ends = {reg: min(ends) for reg, ends in ranges.component_ends.items()}  # next component to free
+    scan = _LinearScan(function, max_vgprs, max_sgprs)
+    result = scan.run()
+    if result.spilled:
+        _rewrite_spills(function, result, scratch_base, scan.pools["v"].high_water)
+    _drop_identity_copies(function)
+    result.vgprs_used = scan.pools["v"].high_water + (SPILL_TEMPS if result.spilled else 0)
+    result.sgprs_used = scan.pools["s"].high_water
+    return result
 
-    def release(reg: VReg) -> None:
-        done = released.pop(reg, set())
+
+class _LinearScan:
+    """Registers in order of their ranges' starts; ``active`` holds those still live."""
+
+    def __init__(self, function: MFunction, max_vgprs: int, max_sgprs: int):
+        self.ranges = intervals(function)
+        self.spans = self.ranges.spans
+        self.hints = copy_hints(function)
+        self.tuples = tuple_sources(function)
+        self.pools = {"v": _Pool(max_vgprs - SPILL_TEMPS, False), "s": _Pool(max_sgprs, True)}
+        self.active: list[VReg] = []
+        self.released: dict[VReg, set[int]] = {}  # tuple components already given back
+        # where the next component of each tuple dies, so live tuples are only checked when one is due
+        self.part_ends = {reg: min(ends) for reg, ends in self.ranges.component_ends.items()}
+        self.fixed = {reg for reg in self.spans if reg.phys is not None}
+
+    def run(self) -> Allocation:
+        result = Allocation()
+        for reg in self.fixed:  # pre-coloured: held from the start until the last use
+            self.pools[reg.cls].reserve(reg.phys, reg.size)
+            self.active.append(reg)
+        pending = sorted((r for r in self.spans if r.phys is None), key=lambda r: (self.spans[r][0], -r.size))
+        for reg in pending:
+            self.expire(self.spans[reg][0])
+            phys = self.choose(reg)
+            if phys is None:
+                phys = self.spill_for(reg, result)
+                if phys is None:
+                    result.spilled.append(reg)
+                    continue
+            reg.phys = phys
+            self.active.append(reg)
+        return result
+
+    def expire(self, position: int) -> None:
+        """Give back the registers (and tuple components) no longer live at ``position``."""
+        for other in list(self.active):
+            if self.spans[other][1] < position:
+                self.active.remove(other)
+                self.release(other)
+            elif other.size > 1 and self.part_ends[other] < position:
+                self.release_dead_parts(other, position)
+
+    def choose(self, reg: VReg) -> int | None:
+        """The copy source's register, else a dying source tuple's, else the first that fits."""
+        pool = self.pools[reg.cls]
+        source = self.hints.get(reg)
+        if source is not None and source.phys is not None and pool.take_at(source.phys, reg.size):
+            return source.phys
+        if reg.size > 1:
+            taken = self.take_over(reg)
+            if taken is not None:
+                return taken
+        return pool.take(reg.size)
+
+    def spill_for(self, reg: VReg, result: Allocation) -> int | None:
+        """Spill the live register of this class that ends last, if it ends after ``reg``."""
+        victim = max((r for r in self.active if r.cls == reg.cls and r.size >= reg.size),
+                     key=lambda r: self.spans[r][1], default=None)
+        if victim is None or self.spans[victim][1] <= self.spans[reg][1]:
+            return None
+        self.release(victim)
+        self.active.remove(victim)
+        victim.phys = None
+        result.spilled.append(victim)
+        return self.pools[reg.cls].take(reg.size)
+
+    def release(self, reg: VReg) -> None:
+        done = self.released.pop(reg, set())
         for k in range(reg.size):
             if k not in done:
-                pools[reg.cls].release(reg.phys + k, 1)
+                self.pools[reg.cls].release(reg.phys + k, 1)
 
-    def release_dead_parts(reg: VReg, position: int) -> None:
-        done = released.setdefault(reg, set())
-        for k, end in enumerate(ranges.component_ends[reg]):
+    def release_dead_parts(self, reg: VReg, position: int) -> None:
+        done = self.released.setdefault(reg, set())
+        ends = self.ranges.component_ends[reg]
+        for k, end in enumerate(ends):
             if end < position and k not in done:
                 done.add(k)
-                pools[reg.cls].release(reg.phys + k, 1)
-        part_ends[reg] = min((end for k, end in enumerate(ranges.component_ends[reg]) if k not in done),
-                             default=float("inf"))
+                self.pools[reg.cls].release(reg.phys + k, 1)
+        self.part_ends[reg] = min((end for k, end in enumerate(ends) if k not in done), default=float("inf"))
 
-    def take_over(reg: VReg) -> int | None:
+    def take_over(self, reg: VReg) -> int | None:
         """The registers of a tuple ``reg`` is computed from, when it can live in them."""
-        for source in tuples.get(reg, []):
-            if source in active and source not in fixed and can_take_over(ranges, source, reg):
-                pool = pools[reg.cls]
-                gone = released.get(source, set())
-                if all(pool.free[source.phys + k] for k in gone):
-                    for k in gone:
-                        pool.reserve(source.phys + k, 1)
-                    released.pop(source, None)
-                    active.remove(source)
-                    return source.phys
-        return None
-
-    fixed = {reg for reg in spans if reg.phys is not None}
-    for reg in fixed:  # pre-coloured: held from the start until the last use
-        pools[reg.cls].reserve(reg.phys, reg.size)
-        active.append(reg)
-    pending = sorted((r for r in spans if r.phys is None), key=lambda r: (spans[r][0], -r.size))
-    for reg in pending:
-        start = spans[reg][0]
-        for other in list(active):
-            if spans[other][1] < start:
-                active.remove(other)
-                release(other)
-            elif other.size > 1 and part_ends[other] < start:
-                release_dead_parts(other, start)
-        pool = pools[reg.cls]
-        source = hints.get(reg)
-        if source is not None and source.phys is not None and pool.take_at(source.phys, reg.size):
-            phys = source.phys
-        elif reg.size > 1 and (phys := take_over(reg)) is not None:
-            pass
-        else:
-            phys = pool.take(reg.size)
-        if phys is None:
-            victim = max((r for r in active if r.cls == reg.cls and r.size >= reg.size),
-                         key=lambda r: spans[r][1], default=None)
-            if victim is not None and spans[victim][1] > spans[reg][1]:
-                release(victim)
-                active.remove(victim)
-                victim.phys = None
-                result.spilled.append(victim)
-                phys = pools[reg.cls].take(reg.size)
-            if phys is None:
-                result.spilled.append(reg)
+        pool = self.pools[reg.cls]
+        for source in self.tuples.get(reg, []):
+            if source not in self.active or source in self.fixed or not can_take_over(self.ranges, source, reg):
                 continue
-        reg.phys = phys
-        active.append(reg)
-    if result.spilled:
-        _rewrite_spills(function, result, scratch_base, pools["v"].high_water)
-    _drop_identity_copies(function)
-    result.vgprs_used = pools["v"].high_water + (SPILL_TEMPS if result.spilled else 0)
-    result.sgprs_used = pools["s"].high_water
-    return result
+            gone = self.released.get(source, set())
+            if all(pool.free[source.phys + k] for k in gone):
+                for k in gone:
+                    pool.reserve(source.phys + k, 1)
+                self.released.pop(source, None)
+                self.active.remove(source)
+                return source.phys
+        return None
 
 
 def tuple_sources(function: MFunction) -> dict[VReg, list[VReg]]:
     """For each tuple: the same-sized tuples its components are computed from, in order."""
     sources: dict[VReg, list[VReg]] = {}
     for inst in function.instructions():
-        for target, _ in _operands(inst.defs):
+        for target, _ in operand_components(inst.defs):
             if target.size == 1:
                 continue
-            for source, _ in _operands(inst.uses):
+            for source, _ in operand_components(inst.uses):
                 if source is not target and (source.cls, source.size) == (target.cls, target.size):
                     known = sources.setdefault(target, [])
                     if source not in known:

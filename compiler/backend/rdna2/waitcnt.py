@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from .machine import MBlock, MFunction, MInst, SubReg, VReg
-from .regalloc import successors
+from .live_ranges import successors
 
 VM_MAX = 63
 LGKM_MAX = 63
