@@ -1,18 +1,18 @@
 """Linear-scan register allocation over VGPR and SGPR classes, with tuples.
 
 Live ranges come from ``live_ranges.py`` (program order over the machine CFG, reads
-before writes within an instruction, per-component ranges for tuples). Each class is allocated first-fit into a bitmap of physical registers; a tuple
-takes consecutive registers (64-bit SGPR pairs start at an even register, as the
-hardware requires). A plain move whose source dies there prefers the source's
-register (a coalescing hint), and the moves that become ``v1 = v1`` are dropped. A
-tuple gives back each component after that component's last use, and a tuple computed
-component by component from a same-sized tuple that dies on the way lives in its
-registers (``v_mul_f32 v4, v4, v8`` ... ``v_mul_f32 v7, v7, v11``).
-Registers already fixed by the ABI (``v0`` thread ids, the SGPRs holding
-descriptors) are pre-coloured and free again after their last use. When a class
-runs out, the interval that ends last is spilled to scratch: its definitions
-store and its uses reload through reserved registers, and the spill is counted.
-"""
+before writes within an instruction, per-component ranges for tuples). Each class is
+allocated first-fit into a bitmap of physical registers; a tuple takes consecutive
+registers (64-bit SGPR pairs start at an even register, as the hardware requires).
+A plain move whose source dies there prefers the source's register (a coalescing
+hint), and the moves that become ``v1 = v1`` are dropped. A tuple gives back each
+component after that component's last use, and a tuple computed component by
+component from a same-sized tuple that dies on the way lives in its registers
+(``v_mul_f32 v4, v4, v8`` ... ``v_mul_f32 v7, v7, v11``). Registers already fixed by
+the ABI (``v0`` thread ids, the SGPRs holding descriptors) are pre-coloured and free
+again after their last use. When a class runs out, the range that ends last is spilled
+to scratch: its definitions store and its uses reload through reserved registers, and
+the spill is counted."""
 
 from __future__ import annotations
 
