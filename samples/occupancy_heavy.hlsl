@@ -10,11 +10,13 @@
 //
 // Why this version is heavy: all 16 loads are hoisted into a local array first (constant
 // indices after unrolling, so the array lives in VGPRs), and the array is then walked
-// twice -- once for the blur, once for the min/max. Every tap stays live until the last
-// min/max, so at the peak 16 float4 values (64 VGPRs) sit in registers next to the
-// accumulators. Fewer registers per wave means more waves per SIMD (1024 VGPRs per SIMD
-// in wave32, allocated in blocks of 16), so this kernel hides memory latency worse than
-// occupancy_light.hlsl, which holds one tap at a time.
+// twice -- once for the blur, once for the min/max. In source order every tap stays live
+// until the last min/max, so at the peak 16 float4 values (64 VGPRs) sit in registers next
+// to the accumulators. Fewer registers per wave means more waves per SIMD (1024 VGPRs per
+// SIMD in wave32, 512 in wave64), so shc's schedule pass reorders such a kernel when that
+// buys a wave: in wave32 it interleaves the blur and the min/max with the loads until 16
+// waves fit; in wave64 it reaches 7 waves, not the 16 of occupancy_light.hlsl, which holds
+// one tap at a time. Compare `shc regs` on the two.
 //
 // Dispatch: ((count + 63) / 64, 1, 1).
 // Bindings:
