@@ -12,6 +12,11 @@ from enum import Enum
 
 
 class Op(Enum):
+    # Members are singletons compared by identity; hash them by identity too, in C,
+    # rather than through Enum.__hash__ (a Python call hashing the name): passes test
+    # set membership (``inst.op in PURE``) for every instruction.
+    __hash__ = object.__hash__
+
     # constants and entry inputs
     CONST = "const"
     THREAD_INPUT = "thread_input"  # attrs: which (group_id, group_thread_id, dispatch_thread_id, group_index)

@@ -16,6 +16,8 @@ class ConstantFold(Pass):
         for inst in module.function.instructions():
             if inst.op not in PURE or inst.op is Op.CONST or not inst.operands:
                 continue
+            if any(operand.op is not Op.CONST for operand in inst.operands):
+                continue
             args = [constant_of(operand) for operand in inst.operands]
             if any(arg is None for arg in args):
                 continue
