@@ -115,11 +115,12 @@ def analyze(function: Function) -> UniformityInfo:
     levels: dict[Inst, int] = {}
     regions = Regions(function)
     preds = function.predecessors()
+    deciders = {block: regions.merge_deciders(block, preds.get(block, [])) for block in function.blocks}
     changed = True
     while changed:
         changed = False
         for block in function.blocks:
-            merge_level = regions.merge_level(levels, block, preds.get(block, []))
+            merge_level = regions.merge_level(levels, deciders[block])
             for inst in block.insts:
                 new = _level_of(inst, levels, merge_level)
                 if new > levels.get(inst, -1):
@@ -162,8 +163,8 @@ class Regions:
         return max((_condition_level(levels, header) for header in self.controls.get(block, ())),
                    default=GROUP)
 
-    def merge_level(self, levels: dict[Inst, int], block: Block, preds: list[Block]) -> int:
-        """How varying the choice of incoming edge is for ``block``'s phis.
+    def merge_deciders(self, block: Block, preds: list[Block]) -> frozenset[Block]:
+        """The branches that decide which incoming edge ``block``'s phis take.
 
         A branch decides it when it is itself a predecessor, or when it controls some
         predecessors but not all of them, or controls a predecessor but not the
@@ -173,7 +174,7 @@ class Regions:
         still in the loop at once, so no branch decides them.
         """
         if block.kind == "loop":
-            return GROUP
+            return frozenset()
         own = self.controls.get(block, set())
         pred_controls = [self.controls.get(pred, set()) for pred in preds]
         candidates = set().union(*pred_controls) if pred_controls else set()
@@ -182,7 +183,12 @@ class Regions:
             controls_all = all(header in controls for controls in pred_controls)
             if header not in own or not controls_all:
                 deciding.add(header)
-        return max((_condition_level(levels, header) for header in deciding), default=GROUP)
+        return frozenset(deciding)
+
+    def merge_level(self, levels: dict[Inst, int], deciders: frozenset[Block]) -> int:
+        """How varying the choice of incoming edge is, given the branches that decide it
+        (``merge_deciders``, fixed while levels are propagated)."""
+        return max((_condition_level(levels, header) for header in deciders), default=GROUP)
 
     def exit_level(self, levels: dict[Inst, int], header: Block) -> int:
         """How varying the iteration is at which lanes leave the loop at ``header``."""
