@@ -53,6 +53,7 @@ class Schedule(Pass):
             Uniformity().run(module)
             info = module.analyses["uniformity"]
         demand = analyze(module, info)
+        module.analyses["liveness"] = demand  # the liveness pass reuses it if nothing changes
         before = _waves(module, demand.vgprs)
         if _waves(module, 1) <= before:
             return  # VGPRs do not limit occupancy

@@ -288,3 +288,17 @@ def test_reuses_a_current_uniformity_result_and_reruns_a_stale_one():
     Liveness().run(module)
     assert module.analyses["uniformity"] is not info
     assert module.analyses["liveness"].peak_vgprs == 12
+
+
+def test_the_analysis_is_reused_only_for_the_same_function():
+    module = read_module(dedent(STRAIGHT))
+    Liveness().run(module)
+    first = module.analyses["liveness"]
+    Liveness().run(module)
+    assert module.analyses["liveness"] is first  # nothing changed: nothing recomputed
+    block = module.function.entry
+    loads = [inst for inst in block.insts if inst.op.value == "buffer_load"]
+    i, j = block.insts.index(loads[0]), block.insts.index(loads[1])
+    block.insts[i], block.insts[j] = block.insts[j], block.insts[i]  # same instructions, new order
+    Liveness().run(module)
+    assert module.analyses["liveness"] is not first
