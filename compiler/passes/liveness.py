@@ -162,14 +162,20 @@ class Liveness(Pass):
     def run(self, module: Module) -> None:
         """Needs uniformity: reuses ``analyses["uniformity"]`` when it covers every value, else reruns it."""
         function = module.function
-        info = module.analyses.get("uniformity")
-        if info is None or _stale(function, info):
-            Uniformity().run(module)
-            info = module.analyses["uniformity"]
+        info = fresh_uniformity(module)
         known = module.analyses.get("liveness")
         if known is not None and known.stamp == function_stamp(function):
             return  # computed for exactly this function already (the schedule pass leaves it)
         module.analyses["liveness"] = analyze(module, info)
+
+
+def fresh_uniformity(module: Module) -> UniformityInfo:
+    """``analyses["uniformity"]`` when it covers every value, else a new run of it."""
+    info = module.analyses.get("uniformity")
+    if info is None or _stale(module.function, info):
+        Uniformity().run(module)
+        info = module.analyses["uniformity"]
+    return info
 
 
 def function_stamp(function: Function) -> tuple:

@@ -28,8 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import Pass
-from .liveness import RegisterDemand, analyze
-from .uniformity import Uniformity
+from .liveness import RegisterDemand, analyze, fresh_uniformity
 from ..ir.core import Block, Inst, Module
 from ..ir.ops import LOADS, SIDE_EFFECTS, Op
 from ...runtime import device
@@ -48,10 +47,7 @@ class Schedule(Pass):
     description = "reorder the blocks holding the VGPR peak for fewer live VGPRs when that raises occupancy"
 
     def run(self, module: Module) -> None:
-        info = module.analyses.get("uniformity")
-        if info is None:
-            Uniformity().run(module)
-            info = module.analyses["uniformity"]
+        info = fresh_uniformity(module)
         demand = analyze(module, info)
         module.analyses["liveness"] = demand  # the liveness pass reuses it if nothing changes
         before = _waves(module, demand.vgprs)
