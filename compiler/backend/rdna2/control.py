@@ -44,7 +44,7 @@ from ...ir.core import Block, Inst
 from ...ir.ops import Op
 from ...passes.uniformity import LANE, _level_of
 from .isel_values import Val, element
-from .machine import Imm, SubReg, VReg
+from .machine import IMPLICIT_DEF, Imm, SubReg, VReg
 
 
 @dataclass(eq=False)
@@ -580,7 +580,7 @@ class ControlFlow:
             if divergent_bool:
                 if id(dst) not in self.started_masks:
                     self.started_masks.add(id(dst))
-                    self.emit("implicit_def", [dst])
+                    self.emit(IMPLICIT_DEF, [dst])
                 if isinstance(src, Imm) and src.value == -1:
                     self.emit(f"s_or_{self.b}", [dst], [dst, self.exec])
                     continue

@@ -37,7 +37,7 @@ from .isel_memory import MemorySelection
 from .isel_wave import WaveSelection
 from .isel_values import (Val, base_id, components, element, flat_constants, half_bits, is_packed,
                           part_count, register_key)
-from .machine import Imm, Label, MBlock, MFunction, MInst, Special, SubReg, VReg
+from .machine import IMPLICIT_DEF, Imm, Label, MBlock, MFunction, MInst, Special, SubReg, VReg
 
 
 class SelectionError(Exception):
@@ -362,7 +362,7 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
     def start_tuple(self, base: VReg) -> None:
         if id(base) not in self.started_tuples:
             self.started_tuples.add(id(base))
-            self.emit("implicit_def", [base])
+            self.emit(IMPLICIT_DEF, [base])
 
     def define(self, inst: Inst, parts: list, bank: str | None = None, packed: bool = False) -> Val:
         value = Val(list(parts), bank or self.bank(inst), packed)
@@ -475,7 +475,7 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
                 return first.base
             return SubReg(first.base, first.index, len(parts))
         result = self.vreg("v", len(parts), name)
-        self.emit("implicit_def", [result])
+        self.emit(IMPLICIT_DEF, [result])
         for index, part in enumerate(parts):
             self.emit("v_mov_b32", [result.part(index)], [part])
         return result

@@ -22,7 +22,7 @@ from ...ir.ops import Op
 from .isel_tables import BUFFER_ATOMIC, DWORDS, LDS_ATOMIC, LDS_BITS, SMEM_DWORDS
 from .isel_values import components, element, is_packed
 from .isel_image import ImageSelection, is_texture
-from .machine import Imm, MInst, Special, VReg
+from .machine import IMPLICIT_DEF, Imm, MInst, Special, VReg
 
 SLOT_BYTES = 32
 _LDS_ADDRESS_USERS = {Op.LDS_LOAD: 0, Op.LDS_STORE: 0, Op.LDS_ATOMIC: 0}
@@ -477,7 +477,7 @@ class MemorySelection(ImageSelection):
         if fn == "cmpxchg":
             compare, new = values
             data = self.vreg("v", 2, self.name(inst))
-            self.emit("implicit_def", [data])
+            self.emit(IMPLICIT_DEF, [data])
             self.move(data.part(0), self.component(new, 0), "v")
             self.move(data.part(1), self.component(compare, 0), "v")
             result = data.part(0)

@@ -59,7 +59,7 @@ def instruction_class(inst: MInst) -> str:
 def count_instructions(function: MFunction) -> dict[str, int]:
     counts = {name: 0 for name in CLASSES}
     for inst in function.instructions():
-        if inst.mnemonic != "implicit_def":
+        if not inst.is_marker:
             counts[instruction_class(inst)] += 1
     return counts
 
@@ -145,7 +145,7 @@ def body_lines(function: MFunction, source: bool, sources: SourceCache | None) -
         elif number > 0 or block.comment:
             lines.append(f"; %bb.{number}:{comment}")
         for inst in block.insts:
-            if inst.mnemonic == "implicit_def":
+            if inst.is_marker:
                 continue
             coord = inst.coord
             if source and coord.line > 0 and (coord.file, coord.line) != last_line:

@@ -134,7 +134,7 @@ def intervals(function: MFunction) -> LiveRanges:
                 ranges.read(reg, 2 * position, components)
             written = 2 * position + (0 if _results_must_not_overlap(inst) else 1)
             for reg, components in operand_components(inst.defs):
-                ranges.write(reg, written, components, inst.mnemonic != "implicit_def")
+                ranges.write(reg, written, components, not inst.is_marker)
             position += 1
         ends[block] = 2 * position
     live_in_any: dict[MBlock, set[VReg]] = {}

@@ -97,6 +97,11 @@ class Label:
 Operand = VReg | SubReg | Special | Imm | Label
 
 
+# ``implicit_def %v[0:3]`` marks where a tuple built part by part starts; it is not an
+# instruction: it reads and writes nothing, is not printed or counted, and waits for nothing.
+IMPLICIT_DEF = "implicit_def"
+
+
 @dataclass(eq=False)
 class MInst:
     mnemonic: str
@@ -112,6 +117,10 @@ class MInst:
         if self.modifiers:
             text += " " + self.modifiers
         return text
+
+    @property
+    def is_marker(self) -> bool:
+        return self.mnemonic == IMPLICIT_DEF
 
     def registers(self, which: str = "both") -> list[VReg]:
         chosen = {"defs": self.defs, "uses": self.uses, "both": [*self.defs, *self.uses]}[which]

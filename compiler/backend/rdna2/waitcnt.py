@@ -141,7 +141,7 @@ def walk(block: MBlock, state: State, insert: bool) -> State:
     state = state.copy()
     result = []
     for inst in block.insts:
-        if inst.mnemonic == "implicit_def":  # marks where a tuple starts; reads and writes nothing
+        if inst.is_marker:  # marks where a tuple starts; reads and writes nothing
             result.append(inst)
             continue
         if not (state.vm or state.lgkm or state.lds or state.smem or state.vs):
