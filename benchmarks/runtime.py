@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
+from timing import best
 
 COPY = """
 StructuredBuffer<float4> src;
@@ -55,16 +55,6 @@ void main(uint3 id : SV_DispatchThreadID) {
     dst[id.x] = acc;
 }
 """
-
-
-def best(function, repeat: int) -> float:
-    function()  # warm-up
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def report(name: str, ours: float, theirs: float, baseline: str, extra: str = "") -> None:

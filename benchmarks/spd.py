@@ -47,18 +47,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from timing import best
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def best(function, repeat: int) -> float:
-    function()  # warm-up
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def numpy_two_threads(image: np.ndarray, mips: int) -> list[np.ndarray]:
