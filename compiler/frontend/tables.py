@@ -34,15 +34,19 @@ def grammar_key(grammar: object) -> str:
 
     Hashing the loaded grammar rather than the source files means a process
     that imported an older parser while the files changed on disk can never
-    store its tables under the new grammar's name.
+    store its tables under the new grammar's name. ``dir`` lists inherited
+    methods too, so a grammar spread over mixin classes in several modules is
+    hashed whole; the rules are taken in PLY's order (line, module, name).
     """
-    rules = sorted(
-        (getattr(grammar, name).__code__.co_firstlineno, name, getattr(grammar, name).__doc__ or "")
-        for name in dir(grammar) if name.startswith("p_") and name != "p_error"
-    )
+    rules = []
+    for name in dir(grammar):
+        if name.startswith("p_") and name != "p_error":
+            method = getattr(grammar, name)
+            rules.append((method.__code__.co_firstlineno, method.__module__, name, method.__doc__ or ""))
+    rules.sort()
     digest = hashlib.sha256(ply.__version__.encode())
     for part in (repr(grammar.tokens), repr(grammar.precedence), grammar.start,
-                 repr([(name, doc) for _, name, doc in rules])):
+                 repr([(name, doc) for _, _, name, doc in rules])):
         digest.update(part.encode())
     return digest.hexdigest()[:16]
 
