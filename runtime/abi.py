@@ -35,8 +35,8 @@ through the pointers it holds):
     int32_t    group_count[3]; offset 72
     int32_t   *history;      offset 88: HISTORY_SITES int32 per wave of a group slot, at
                              (group_slot * waves_per_group + wave_in_group) * HISTORY_SITES, zeroed
-                             per dispatch: the JIT's own record of where each texture store
-                             went last time (for prefetching; any value is safe)
+                             per dispatch: the JIT's own record of where each texture access site
+                             went last time in each wave (for prefetching; any value is safe)
 
 Resource slots: every binding in ``module.bindings`` gets ``count`` consecutive
 slots (1 for a single resource, the array length for a resource array); a
@@ -82,7 +82,7 @@ class ResourceKind(IntEnum):
     CBUFFER = 5
 
 
-HISTORY_SITES = 64  # texture stores per kernel that prefetch (see host_memory._prefetch_text)
+HISTORY_SITES = 64  # texture access sites per kernel that prefetch (see host_memory._prefetch_text)
 
 STAT_COUNTERS = 8  # VALU, SALU, LANE_EXCHANGE, LDS, VMEM, ATOMIC, active-lane sum, instructions
 STAT_NAMES = ("valu", "salu", "lane_exchange", "lds", "vmem", "atomics", "active_lanes", "instructions")

@@ -197,7 +197,7 @@ class KernelEmitter(FlowEmitter):
         self.prologue: list[str] = []
         self.resume_targets: list[tuple[int, str]] = []
         self.spill_bytes = 0
-        self.history_words = 0  # texture stores given a history word (host_memory._prefetch_text)
+        self.history_sites = 0  # texture access sites given history words (host_memory._prefetch_text)
         self.exec: V = self.b.all_lanes()
         self.real_exec: V = self.exec
         self.status_var = self.b.alloca("i32")
@@ -221,22 +221,31 @@ class KernelEmitter(FlowEmitter):
         pointer = self.entry_value(f"frame.{name}.p", "ptr", f"getelementptr i8, ptr %frame, i64 {offset}")
         return self.entry_value(f"frame.{name}", "i32", f"load i32, {pointer}, align 4")
 
-    def history_word(self) -> V | None:
-        """The next texture store's history word for this wave (``ctx->history``), or None
-        once ``HISTORY_SITES`` stores have one (the others do not prefetch)."""
-        if self.history_words == HISTORY_SITES:
+    def history_words(self) -> tuple[V, V] | None:
+        """The next texture access site's history words (``ctx->history``): this wave's and
+        the next wave's of the group (the group's first after its last; the same word in a
+        one-wave group); None once ``HISTORY_SITES`` sites have them (the others do not
+        prefetch). See ``host_memory._prefetch_text``."""
+        if self.history_sites == HISTORY_SITES:
             return None
-        site = self.history_words
-        self.history_words += 1
+        site = self.history_sites
+        self.history_sites += 1
         history = self.ctx_field("history", 88)
         slot = self.frame_field("group_slot", FRAME_GROUP_SLOT)
         wave = self.frame_field("wave_in_group", FRAME_WAVE_IN_GROUP)
         row = self.entry_value("history.row", "i32", f"mul i32 {slot.ref}, {self.waves_per_group}")
-        number = self.entry_value("history.wave", "i32", f"add i32 {row.ref}, {wave.ref}")
-        wide = self.entry_value("history.wave64", "i64", f"zext i32 {number.ref} to i64")
-        first = self.entry_value("history.first", "i64", f"mul i64 {wide.ref}, {HISTORY_SITES}")
-        word = self.entry_value(f"history.{site}", "i64", f"add i64 {first.ref}, {site}")
-        return self.entry_value(f"history.{site}.p", "ptr", f"getelementptr i32, ptr {history.ref}, i64 {word.ref}")
+        after = self.entry_value("history.after", "i32", f"add i32 {wave.ref}, 1")
+        wraps = self.entry_value("history.wraps", "i1", f"icmp eq i32 {after.ref}, {self.waves_per_group}")
+        following = self.entry_value("history.following", "i32", f"select i1 {wraps.ref}, i32 0, i32 {after.ref}")
+        words = []
+        for name, index in (("this", wave), ("next", following)):
+            number = self.entry_value(f"history.{name}", "i32", f"add i32 {row.ref}, {index.ref}")
+            wide = self.entry_value(f"history.{name}64", "i64", f"zext i32 {number.ref} to i64")
+            first = self.entry_value(f"history.{name}.first", "i64", f"mul i64 {wide.ref}, {HISTORY_SITES}")
+            word = self.entry_value(f"history.{name}.{site}", "i64", f"add i64 {first.ref}, {site}")
+            words.append(self.entry_value(f"history.{name}.{site}.p", "ptr",
+                                          f"getelementptr i32, ptr {history.ref}, i64 {word.ref}"))
+        return words[0], words[1]
 
     def lane_ids(self) -> V:
         ty = self.b.vec("i32")

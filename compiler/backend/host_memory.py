@@ -15,9 +15,9 @@ instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
 runs at memory speed), otherwise gathers, or one scatter of all words laid out
 lane by lane, so lanes writing the same bytes land in lane order (the highest
-lane wins). Texture stores prefetch for the worker's next group on their scattered
-path (``_prefetch_text``: a stride prefetcher per access site and wave, its history in
-``ctx->history``). A uniform address with a uniform value is one scalar access. All
+lane wins). Texture loads and stores prefetch for the group's next wave on their
+scattered path (``_prefetch_text``: a stride prefetcher per access site and wave, its
+history in ``ctx->history``). A uniform address with a uniform value is one scalar access. All
 addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
 ``atomicrmw``/``cmpxchg`` (seq_cst), one lane after another in lane order, each
 lane getting the value memory held before its own operation.
@@ -218,14 +218,22 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     gathers, or one scatter of all words lane after lane, so that lanes writing the same
     bytes land in lane order and the highest lane wins.
 
-    A ``prefetch`` store takes two more arguments, the access site's history word and the
-    memory's size, and its slow path first prefetches for the next group (``_prefetch_text``).
+    With ``prefetch`` the helper takes three more arguments, the access site's history
+    words for this wave and the next one and the memory's size, and its slow path first
+    prefetches for the next wave (``_prefetch_text``).
     """
     width = b.wave_size
     size = max(bit_width(elem) // 8, 1)
     lanes, words = f"<{width} x {elem}>", f"<{width * count} x {elem}>"
     offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
     result = lanes if count == 1 else "{ " + ", ".join([lanes] * count) + " }"
+    extra = ["ptr", "ptr", "i32"] if prefetch else []
+    suffix = ".prefetch" if prefetch else ""
+    if prefetch:  # the history words and the size follow the other parameters
+        first_extra = 3 if kind == "load" else 3 + count
+        ahead = _prefetch_text(b, width, count * size, kind == "store", *(f"%p{first_extra + k}" for k in range(3)))
+    else:
+        ahead = []
     stride = ", ".join(f"i32 {lane * count * size}" for lane in range(width))
     body = [f"%bits = bitcast {mask} %p2 to {bits}", f"%full = icmp eq {bits} %bits, -1",
             f"%first = extractelement {offsets} %p1, i32 0",
@@ -237,30 +245,28 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
             "%at = getelementptr i8, ptr %p0, i32 %first"]
     pointers = f"<{width} x ptr>"
     if kind == "load":
-        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "")
+        name = f"shc.load.{count}x{mangle(elem)}.{width}" + (".coherent" if coherent else "") + suffix
         gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
         b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
         body.append(f"%all = load {words}, ptr %at, align 1")
         for k in range(count):
             picks = ", ".join(f"i32 {lane * count + k}" for lane in range(width))
             body.append(f"%f{k} = shufflevector {words} %all, {words} poison, <{width} x i32> <{picks}>")
-        body += _pack(result, count, "f") + ["slow:"]
+        body += _pack(result, count, "f") + ["slow:"] + ahead
         for k in range(count):
             body += [f"%o{k} = add {offsets} %p1, splat (i32 {k * size})",
                      f"%q{k} = getelementptr i8, ptr %p0, {offsets} %o{k}",
                      f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
         body += _pack(result, count, "s")
-        params = ["ptr", offsets, mask]
-        return b.helper(name, result, params, body, "write" if coherent else "read"), result
-    name = f"shc.store.{count}x{mangle(elem)}.{width}" + (".prefetch" if prefetch else "")
+        params = ["ptr", offsets, mask] + extra
+        return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
+    name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
     all_pointers = f"<{width * count} x ptr>"
     all_mask = f"<{width * count} x i1>"
     scatter = f"llvm.masked.scatter.{mangle(words)}.{mangle(all_pointers)}"
     b.declarations.setdefault(scatter, f"declare void @{scatter}({words}, {all_pointers}, i32, {all_mask})")
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
-    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"]
-    if prefetch:  # the history word and the size follow the lane words
-        body += _prefetch_text(b, width, count * size, f"%p{3 + count}", f"%p{4 + count}")
+    body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
     for k in range(count):
         body.append(f"%o{k} = add {offsets} %p1, splat (i32 {k * size})")
@@ -270,31 +276,42 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     body += _interleave_text(width, count, mask, ["%p2"] * count, "am", masks)
     body += [f"%aq = getelementptr i8, ptr %p0, <{width * count} x i32> %ao",
              f"call void @{scatter}({words} %v, {all_pointers} %aq, i32 1, {masks} %am)", "ret void"]
-    params = ["ptr", offsets, mask] + [lanes] * count + (["ptr", "i32"] if prefetch else [])
+    params = ["ptr", offsets, mask] + [lanes] * count + extra
     return b.helper(name, "void", params, body, "write"), "void"
 
 
-def _prefetch_text(b, width: int, nbytes: int, history: str, size: str) -> list[str]:
-    """A software stride prefetcher, the opening of a store helper's slow (scattered) path.
+def _prefetch_text(b, width: int, nbytes: int, write: bool, history: str, following: str, size: str) -> list[str]:
+    """A software stride prefetcher, the opening of a helper's slow (scattered) path.
 
-    The ``history`` word holds the offset of the first active lane the last time this
-    store ran in this wave slot, which is in the worker's previous group; the difference
-    is the step from one group to the next. Each active lane prefetches its own address
-    plus that step for writing, where that lies inside the memory: the lines the next
-    group writes are owned by the time it runs, instead of each scattered store waiting
-    for its line (the store buffer fills and the whole wave stalls). Groups that tile an
-    image write 2-D blocks, which the hardware prefetchers do not follow across rows:
-    for SPD at 4096 x 4096 this is a fifth of the dispatch. (The same for texture loads
-    measured slower: the hardware already streams most of a tile's reads, and the extra
-    prefetches compete with the demand misses.)
+    Waves of a group run one after another, each through the same code at a shifted
+    place (a group tiles an image, its waves tile the group's block), so where this
+    wave went the last time predicts where the next wave goes now. ``history`` is this
+    wave's word for the access site and ``following`` the next wave's (the group's first
+    wave after its last; in a one-wave group the same word): each holds the offset of
+    the first active lane the last time that wave ran the site. The next wave's offset
+    in the previous group minus this wave's is the step (for the last wave: wave 0's
+    offset in this group minus this wave's in the previous group, the step to the next
+    group's first wave; in a one-wave group, this wave's step from its previous group).
+    Each active lane whose bytes, moved by the step, hold the start of a cache line
+    inside the memory prefetches that line (so a line is asked for once, not once per
+    lane), for writing in a store.
+
+    Why the next wave and not the next group: an image with a power-of-two row pitch
+    puts a 64 x 64 block's rows in a few cache sets, so the lines prefetched a whole
+    group ahead are evicted before use; a wave's share is small enough to stay. For SPD
+    at 4096 x 4096 (RGBA32F, 64 KiB rows) the source reads wait on memory for most of
+    the dispatch without it.
     """
     offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
     lines = [f"%h.bits = bitcast {mask} %p2 to {bits}", f"%h.some = icmp ne {bits} %h.bits, 0",
              "br i1 %h.some, label %h.record, label %h.done", "h.record:",
              f"%h.lane = call {bits} @llvm.cttz.{bits}({bits} %h.bits, i1 true)",
              f"%h.now = extractelement {offsets} %p1, {bits} %h.lane",
-             f"%h.then = load i32, ptr {history}, align 4", f"store i32 %h.now, ptr {history}, align 4",
-             "%h.step = sub i32 %h.now, %h.then", "%h.moved = icmp ne i32 %h.step, 0",
+             f"%h.then = load i32, ptr {history}, align 4", f"%h.next = load i32, ptr {following}, align 4",
+             f"store i32 %h.now, ptr {history}, align 4",
+             f"%h.alone = icmp eq ptr {history}, {following}",
+             "%h.target = select i1 %h.alone, i32 %h.now, i32 %h.next",
+             "%h.step = sub i32 %h.target, %h.then", "%h.moved = icmp ne i32 %h.step, 0",
              "br i1 %h.moved, label %h.ahead, label %h.done", "h.ahead:",
              f"%h.step1 = insertelement {offsets} poison, i32 %h.step, i64 0",
              f"%h.steps = shufflevector {offsets} %h.step1, {offsets} poison, {offsets} zeroinitializer",
@@ -302,16 +319,24 @@ def _prefetch_text(b, width: int, nbytes: int, history: str, size: str) -> list[
              f"%h.last = sub i32 {size}, {nbytes}",
              f"%h.last1 = insertelement {offsets} poison, i32 %h.last, i64 0",
              f"%h.lasts = shufflevector {offsets} %h.last1, {offsets} poison, {offsets} zeroinitializer",
-             f"%h.low = icmp sge {offsets} %h.at, zeroinitializer", f"%h.high = icmp sle {offsets} %h.at, %h.lasts",
-             f"%h.inside = and {mask} %h.low, %h.high", f"%h.go = and {mask} %h.inside, %p2",
-             f"%h.gobits = bitcast {mask} %h.go to {bits}", f"%h.any = icmp ne {bits} %h.gobits, 0",
-             "br i1 %h.any, label %h.fetch, label %h.done", "h.fetch:",
-             f"%h.safe = select {mask} %h.go, {offsets} %h.at, {offsets} zeroinitializer"]
-    for lane in range(width):
-        lines += [f"%h.o{lane} = extractelement {offsets} %h.safe, i32 {lane}",
-                  f"%h.p{lane} = getelementptr i8, ptr %p0, i32 %h.o{lane}",
-                  f"call void @llvm.prefetch.p0(ptr %h.p{lane}, i32 1, i32 3, i32 1)"]
-    lines += ["br label %h.done", "h.done:"]
+             f"%h.low = icmp sge {offsets} %h.at, zeroinitializer",
+             f"%h.high = icmp sle {offsets} %h.at, %h.lasts",
+             f"%h.back = sub {offsets} zeroinitializer, %h.at",
+             f"%h.into = and {offsets} %h.back, splat (i32 63)",  # bytes to the next line start
+             f"%h.starts = icmp ult {offsets} %h.into, splat (i32 {nbytes})",
+             f"%h.line = add {offsets} %h.at, %h.into",
+             f"%h.inside = and {mask} %h.low, %h.high", f"%h.first = and {mask} %h.inside, %h.starts",
+             f"%h.go = and {mask} %h.first, %p2", f"%h.gobits = bitcast {mask} %h.go to {bits}",
+             f"%h.any = icmp ne {bits} %h.gobits, 0", "br i1 %h.any, label %h.fetch, label %h.done",
+             "h.fetch:",
+             f"%h.left = phi {bits} [ %h.gobits, %h.ahead ], [ %h.rest, %h.fetch ]",
+             f"%h.index = call {bits} @llvm.cttz.{bits}({bits} %h.left, i1 true)",
+             f"%h.offset = extractelement {offsets} %h.line, {bits} %h.index",
+             "%h.pointer = getelementptr i8, ptr %p0, i32 %h.offset",
+             f"call void @llvm.prefetch.p0(ptr %h.pointer, i32 {int(write)}, i32 3, i32 1)",
+             f"%h.less = sub {bits} %h.left, 1", f"%h.rest = and {bits} %h.left, %h.less",
+             f"%h.more = icmp ne {bits} %h.rest, 0", "br i1 %h.more, label %h.fetch, label %h.done",
+             "h.done:"]
     b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
     b.declarations.setdefault(f"llvm.cttz.{bits}", f"declare {bits} @llvm.cttz.{bits}({bits}, i1)")
     return lines
@@ -356,9 +381,12 @@ def _count(ty: str) -> int:
     return int(ty[1:ty.index("x")])
 
 
-def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False) -> Value:
+def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
+               history: tuple[V, V] | None = None) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
-    (globallycoherent resources): never merged with other loads or moved out of loops."""
+    (globallycoherent resources): never merged with other loads or moved out of loops.
+    ``history``: the access site's history words, to prefetch for the next wave (a lane
+    vector load of one word type only; see ``_prefetch_text``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -377,8 +405,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, result = _words_helper(b, "load", types[0], len(types), volatile)
-        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask})")
+        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=history is not None)
+        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask}{_history_arguments(history, memory)})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
@@ -394,6 +422,11 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     return Value(parts)
 
 
+def _history_arguments(history: tuple[V, V] | None, memory: Memory) -> str:
+    """The prefetching helpers' extra arguments: the two history words and the memory's size."""
+    return "" if history is None else f", {history[0]}, {history[1]}, {memory.size}"
+
+
 def _from_memory(b, word: V, scalar: T.ScalarType) -> V:
     return b.icmp("ne", word, b.zero(word.ty)) if scalar.kind == "bool" else word
 
@@ -404,10 +437,10 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
     return part
 
 
-def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type, history: V | None = None) -> None:
+def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
+                history: tuple[V, V] | None = None) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
-    ``history``: the store site's history word, to prefetch for the next group (a lane
-    vector store of one word type only; see ``_prefetch_text``)."""
+    ``history``: as for ``load_value``."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -430,8 +463,8 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type, h
     types = [word.ty for word in words]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
         name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=history is not None)
-        extra = f", {history}, {memory.size}" if history is not None else ""
-        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words) + f"{extra})")
+        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
+              + f"{_history_arguments(history, memory)})")
         return
     for word, offset in zip(words, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at

@@ -197,7 +197,8 @@ def texture_load(em, inst, args):
     width = min(len(flat_scalars(inst.type)), 4)
     storage = _storage(em, name)
     texel = load_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), T.vector(storage, width),
-                       volatile=em.bindings[name].globally_coherent)
+                       volatile=em.bindings[name].globally_coherent,
+                       history=None if em.bindings[name].globally_coherent else em.history_words())
     return cast_value(b, texel, T.vector(storage, width), flat_scalars(inst.type)[0])
 
 
@@ -220,7 +221,7 @@ def texture_store(em, inst, args):
     width = min(len(flat_scalars(inst.operands[-1].type)), 4)
     texel = cast_value(b, value, inst.operands[-1].type, storage)
     store_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), Value(texel.parts[:width]),
-                T.vector(storage, width), history=em.history_word())
+                T.vector(storage, width), history=em.history_words())
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Texture stores prefetch for the worker's next group (host_memory._prefetch_text).
+"""Texture loads and stores prefetch for the group's next wave (host_memory._prefetch_text).
 
 Prefetching is a hint: these tests check that results do not depend on it where the
 predicted addresses fall outside the texture or jump around, and that it is emitted
@@ -61,9 +61,34 @@ def test_tiled_reads_and_writes_are_exact(wave_size, threads):
         np.testing.assert_array_equal(out, _expected(source, flag, groups))
 
 
-def test_only_texture_stores_prefetch():
-    module = compile_source(TILED, "tiled.hlsl", Options(wave_size=32), Diagnostics())
-    text = build_host_module(module).llvm_ir
-    assert "@shc.store.4xf32.32.prefetch(" in text and "call void @llvm.prefetch.p0" in text
-    assert "@shc.load.4xf32.32(" in text and "@shc.load.4xf32.32.coherent(" in text
-    assert ".prefetch(" not in "".join(line for line in text.splitlines() if "@shc.load" in line)
+BUFFERS = """
+StructuredBuffer<float4> src : register(t0);
+RWStructuredBuffer<float4> dst : register(u0);
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    dst[id.x * 3] = src[id.x * 2];  // strided, so the helpers' scattered paths are in use
+}
+"""
+
+
+def _host_ir(source: str) -> str:
+    module = compile_source(source, "kernel.hlsl", Options(wave_size=32), Diagnostics())
+    return build_host_module(module).llvm_ir
+
+
+def test_texture_loads_and_stores_prefetch():
+    text = _host_ir(TILED)
+    calls = [line for line in text.splitlines() if "call " in line and "@shc." in line]
+    assert any("@shc.load.4xf32.32.prefetch(" in line for line in calls)
+    assert any("@shc.store.4xf32.32.prefetch(" in line for line in calls)
+    assert "call void @llvm.prefetch.p0" in text
+    # a globallycoherent texture is read as it is now, never ahead
+    assert any("@shc.load.4xf32.32.coherent(" in line for line in calls)
+    assert not any(".coherent.prefetch" in line for line in calls)
+
+
+def test_buffers_do_not_prefetch():
+    text = _host_ir(BUFFERS)
+    assert ".prefetch" not in text and "@llvm.prefetch" not in text
