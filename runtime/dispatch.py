@@ -4,8 +4,8 @@ Execution model. A dispatch of ``(gx, gy, gz)`` groups starts ``threads`` host
 workers (default: one per core, never more than the groups). Each worker owns a
 *group slot*: frames for one group's waves (``numthreads`` flattened, split into
 waves of ``wave_size`` lanes, the last one partial), one LDS block and scratch
-for those waves, and a row of statistics counters. Workers claim groups from
-a shared atomic counter and run each one in native code (``driver.py``): every
+for those waves, and a row of statistics counters. Workers claim runs of consecutive
+groups from a shared counter and run each group in native code (``driver.py``): every
 wave runs to its next barrier (``shc_wave`` returns ``BARRIER``) or to its end,
 and when all of them wait at the same barrier they all resume past it. So the
 result does not depend on the number of threads, except for the order atomics

@@ -305,3 +305,28 @@ def test_barrier_in_divergent_control_flow_is_a_runtime_error(kernel_cache):
     flag[32:] = 1  # whole waves disagree: wave 0 finishes while wave 1 waits
     with pytest.raises(DispatchError, match=r"barrier in divergent control flow at <source>:6:"):
         kernel.dispatch((1, 1, 1), dst=np.zeros(64, np.uint32), flag=flag)
+
+
+EVERY_GROUP = """
+RWStructuredBuffer<uint> runs : register(u0);
+
+[numthreads(40, 1, 1)]
+void main(uint3 group : SV_GroupID, uint gi : SV_GroupIndex)
+{
+    if (gi == 0)
+        InterlockedAdd(runs[group.x + 100 * group.y], 1);
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_every_group_runs_exactly_once(kernel_cache, threads):
+    # workers claim runs of up to MAX_RUN consecutive groups, shrinking near the end: totals
+    # around the run sizes and the number of workers find a group skipped or run twice
+    kernel = shc.compile(EVERY_GROUP)
+    for groups in [(1, 1, 1), (15, 1, 1), (16, 1, 1), (17, 1, 1), (37, 1, 1), (100, 7, 1), (3, 5, 1)]:
+        runs = np.zeros(100 * groups[1], np.uint32)
+        kernel.dispatch(groups, threads=threads, runs=runs)
+        expected = np.zeros((groups[1], 100), np.uint32)
+        expected[:, :groups[0]] = 1
+        assert np.array_equal(runs, expected.ravel()), groups
