@@ -13,9 +13,9 @@ of ``n`` words of one type is a call of an out-of-line helper (``shc.load.NxT.W`
 ``shc.store.NxT.W``, one copy per shape: inlining a gather per use made
 instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
-runs at memory speed), otherwise gathers, or one scatter of all words laid out
-lane by lane, so lanes writing the same bytes land in lane order (the highest
-lane wins). Texture loads and stores prefetch for the group's next wave on their
+runs at memory speed), otherwise gathers, or stores lane after lane (a scatter of
+single words, one vector store of each lane's words), so lanes writing the same
+bytes land in lane order (the highest lane wins). Texture loads and stores prefetch for the group's next wave on their
 scattered path (``_prefetch_text``: a stride prefetcher per access site and wave, its
 history in ``ctx->history``). A uniform address with a uniform value is one scalar access. All
 addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
@@ -215,8 +215,10 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
 
     Fast path: every lane on and the lanes' words back to back (lane i at ``offset[0] + i *
     count * size``): one vector load or store (a copy kernel runs at memory speed). Otherwise
-    gathers, or one scatter of all words lane after lane, so that lanes writing the same
-    bytes land in lane order and the highest lane wins.
+    gathers; a store writes lane after lane, so that lanes writing the same bytes land in
+    lane order and the highest lane wins: one scatter of single words, or one vector store
+    of each lane's words (a scatter stores word by word, four times the stores for a
+    ``float4``; SPD at 4096 x 4096 runs about 5% faster).
 
     With ``prefetch`` the helper takes three more arguments, the access site's history
     words for this wave and the next one and the memory's size, and its slow path first
@@ -261,22 +263,28 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
         params = ["ptr", offsets, mask] + extra
         return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
     name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
-    all_pointers = f"<{width * count} x ptr>"
-    all_mask = f"<{width * count} x i1>"
-    scatter = f"llvm.masked.scatter.{mangle(words)}.{mangle(all_pointers)}"
-    b.declarations.setdefault(scatter, f"declare void @{scatter}({words}, {all_pointers}, i32, {all_mask})")
+    params = ["ptr", offsets, mask] + [lanes] * count + extra
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
     body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
     body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
-    for k in range(count):
-        body.append(f"%o{k} = add {offsets} %p1, splat (i32 {k * size})")
-    body += _interleave_text(width, count, offsets, [f"%o{k}" for k in range(count)], "ao",
-                             f"<{width * count} x i32>")
-    masks = f"<{width * count} x i1>"
-    body += _interleave_text(width, count, mask, ["%p2"] * count, "am", masks)
-    body += [f"%aq = getelementptr i8, ptr %p0, <{width * count} x i32> %ao",
-             f"call void @{scatter}({words} %v, {all_pointers} %aq, i32 1, {masks} %am)", "ret void"]
-    params = ["ptr", offsets, mask] + [lanes] * count + extra
+    if count > 1:  # each lane's words in one store, lane after lane; an inactive lane's go to %sink
+        chunk = f"<{count} x {elem}>"
+        body.insert(0, f"%sink = alloca {chunk}, align 16")
+        for lane in range(width):
+            picks = ", ".join(f"i32 {lane * count + k}" for k in range(count))
+            body += [f"%lane{lane} = extractelement {offsets} %p1, i32 {lane}",
+                     f"%on{lane} = extractelement {mask} %p2, i32 {lane}",
+                     f"%to{lane} = getelementptr i8, ptr %p0, i32 %lane{lane}",
+                     f"%into{lane} = select i1 %on{lane}, ptr %to{lane}, ptr %sink",
+                     f"%words{lane} = shufflevector {words} %v, {words} poison, <{count} x i32> <{picks}>",
+                     f"store {chunk} %words{lane}, ptr %into{lane}, align 1"]
+        body.append("ret void")
+        return b.helper(name, "void", params, body, "write"), "void"
+    pointers = f"<{width} x ptr>"
+    scatter = f"llvm.masked.scatter.{mangle(lanes)}.{mangle(pointers)}"
+    b.declarations.setdefault(scatter, f"declare void @{scatter}({lanes}, {pointers}, i32, {mask})")
+    body += [f"%aq = getelementptr i8, ptr %p0, {offsets} %p1",
+             f"call void @{scatter}({lanes} %v, {pointers} %aq, i32 1, {mask} %p2)", "ret void"]
     return b.helper(name, "void", params, body, "write"), "void"
 
 

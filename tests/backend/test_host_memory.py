@@ -168,6 +168,33 @@ def test_out_of_bounds_accesses_follow_d3d12(wave_size):
     assert_same(actual, expected)
 
 
+COLLIDING_STORES = """
+RWStructuredBuffer<float4> out4 : register(u0);
+RWStructuredBuffer<uint2> out2 : register(u1);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    if (i % 3 != 1)                                  // a third of the lanes off
+        out4[i / 4] = float4(i, i * 2, -(float)i, 0.5);  // four lanes per element
+    out2[(i * 7) % 5] = uint2(i, i + 100);           // collisions in scattered order
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_lanes_storing_to_the_same_element_land_in_lane_order(wave_size):
+    threads = wave_size
+    buffers = {"out4": np.zeros((threads // 4, 4), np.float32), "out2": np.zeros((5, 2), np.uint32)}
+    actual, expected, _ = run_both(COLLIDING_STORES.replace("NT", str(threads)), wave_size, buffers)
+    assert_same(actual, expected)
+    lanes = np.arange(threads)
+    for element in range(threads // 4):  # the highest active lane of each element wins
+        writer = max(lane for lane in lanes[4 * element:4 * element + 4] if lane % 3 != 1)
+        assert actual["out4"][element].tolist() == [writer, 2 * writer, -writer, 0.5]
+    for element in range(5):
+        writer = max(lane for lane in lanes if lane * 7 % 5 == element)
+        assert actual["out2"][element].tolist() == [writer, writer + 100]
+
+
 # ---------------------------------------------------------------------------------------
 # atomics
 # ---------------------------------------------------------------------------------------
