@@ -1,16 +1,11 @@
-"""The LALR tables: shipped with shc, else built once and cached on disk.
+"""Building the LALR tables once and caching them on disk.
 
-PLY's table generation takes about half a second. shc ships the tables of its
-grammar (``parsetab-<key>.pickle`` beside this module, ``python -m
-shc.compiler.frontend.tables`` writes them after a grammar change; a test fails
-while they are missing), so even the first parse after installing loads them. The
-key is a hash of the grammar (its rules, tokens and precedence) and the PLY
-version, so tables never load into a grammar they were not built for: when the
-shipped ones do not match (a changed grammar in a working tree), shc builds the
-tables the first time the parser is needed and pickles them into a user cache
-directory; an install directory is never written to at run time. Tests can ask
-for fresh tables (``fresh=True``), built with ``optimize=False`` so PLY validates
-the grammar and reports conflicts to ``errorlog``.
+PLY's table generation takes about a second; shc builds the tables the first time
+the parser is needed and pickles them into a user cache directory, keyed by a hash
+of the grammar (its rules, tokens and precedence) and the PLY version, so a changed
+grammar never reads stale tables and an install directory is never written to.
+Tests can ask for fresh tables (``fresh=True``), built with ``optimize=False`` so
+PLY validates the grammar and reports conflicts to ``errorlog``.
 """
 
 from __future__ import annotations
@@ -56,22 +51,6 @@ def grammar_key(grammar: object) -> str:
     return digest.hexdigest()[:16]
 
 
-SHIPPED = Path(__file__).resolve().parent  # where the shipped tables live
-
-
-def table_name(grammar: object) -> str:
-    return f"parsetab-{grammar_key(grammar)}.pickle"
-
-
-def ship_tables(grammar: object) -> Path:
-    """Write the tables shipped with shc for ``grammar``, replacing any older ones."""
-    for old in SHIPPED.glob("parsetab-*.pickle"):
-        old.unlink()
-    target = SHIPPED / table_name(grammar)
-    yacc.yacc(module=grammar, optimize=True, debug=False, picklefile=str(target), errorlog=yacc.NullLogger())
-    return target
-
-
 def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc.LRParser:
     """The LALR parser for ``grammar`` (an object with PLY ``p_`` methods).
 
@@ -82,15 +61,13 @@ def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc
     if fresh:
         return yacc.yacc(module=grammar, optimize=False, debug=True, debuglog=yacc.NullLogger(),
                          write_tables=False, errorlog=errorlog or _WarningsOnly(sys.stderr))
-    name = table_name(grammar)
-    for known in (SHIPPED / name, cache_dir() / name):
-        if known.exists():
-            try:
-                return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False,
-                                 picklefile=str(known), errorlog=yacc.NullLogger())
-            except Exception:  # a corrupt file: try the next, else rebuild into the cache below
-                pass
-    target = cache_dir() / name
+    target = cache_dir() / f"parsetab-{grammar_key(grammar)}.pickle"
+    if target.exists():
+        try:
+            return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False,
+                             picklefile=str(target), errorlog=yacc.NullLogger())
+        except Exception:  # a corrupt cache entry: rebuild it below
+            pass
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
@@ -117,9 +94,3 @@ class _WarningsOnly(yacc.PlyLogger):
 
     info = debug
 
-
-
-if __name__ == "__main__":  # python -m shc.compiler.frontend.tables: refresh the shipped tables
-    from .parser import Parser
-
-    print(ship_tables(Parser.__new__(Parser)))

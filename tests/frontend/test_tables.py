@@ -1,11 +1,9 @@
-"""The parser tables: conflict-free when built fresh, shipped for the current grammar, otherwise
-built once into a writable cache and reused."""
+"""The parser tables: conflict-free when built fresh, built once into a writable cache, reused."""
 
 import io
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import ply.yacc as yacc
 import pytest
@@ -43,48 +41,17 @@ def cached_tables(directory):
     return sorted(directory.glob("parsetab-*.pickle"))
 
 
-def no_generation(*args, **kwargs):
-    raise AssertionError("tables generated")
-
-
-@pytest.fixture
-def nothing_shipped(tmp_path, monkeypatch):
-    """As in a working tree whose grammar changed: no shipped tables match it."""
-    monkeypatch.setattr(tables, "SHIPPED", tmp_path / "shipped")
-
-
-def test_tables_for_the_current_grammar_are_shipped():
-    name = tables.table_name(Parser.__new__(Parser))
-    assert (tables.SHIPPED / name).exists(), (
-        "the grammar changed: run `python -m shc.compiler.frontend.tables` and commit the new table")
-    assert cached_tables(tables.SHIPPED) == [tables.SHIPPED / name]  # no stale tables shipped
-
-
-def test_shipped_tables_load_without_generating_or_writing(tmp_path, monkeypatch):
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
-    monkeypatch.setattr(yacc, "LRGeneratedTable", no_generation)
-    parser = Parser(Diagnostics())
-    assert not cache.exists()
-    diagnostics = Diagnostics()
-    unit = parser.parse(preprocess("float4 v = float4(1, 2, 3, 4);\n", "t.hlsl", diagnostics), diagnostics)
-    assert diagnostics.items == [] and unit.decls[0].decls[0].name == "v"
-
-
-def test_shipped_tables_are_what_the_grammar_generates(tmp_path, monkeypatch):
-    monkeypatch.setattr(tables, "SHIPPED", tmp_path)
-    written = tables.ship_tables(Parser.__new__(Parser))
-    shipped = Path(tables.__file__).resolve().parent / written.name
-    assert written.read_bytes() == shipped.read_bytes()
-
-
-def test_tables_are_built_once_and_reused(tmp_path, monkeypatch, nothing_shipped):
+def test_tables_are_built_once_and_reused(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
     Parser(Diagnostics())
     (table,) = cached_tables(cache)
     assert list(cache.iterdir()) == [table]  # no temporary files left behind
     built = table.stat().st_mtime_ns
+
+    def no_generation(*args, **kwargs):
+        raise AssertionError("tables generated again")
+
     monkeypatch.setattr(yacc, "LRGeneratedTable", no_generation)
     parser = Parser(Diagnostics())
     assert table.stat().st_mtime_ns == built
@@ -94,7 +61,7 @@ def test_tables_are_built_once_and_reused(tmp_path, monkeypatch, nothing_shipped
     assert diagnostics.items == [] and unit.decls[0].decls[0].name == "v"
 
 
-def test_cached_and_fresh_tables_parse_the_same(tmp_path, monkeypatch, fresh_parser, nothing_shipped):
+def test_cached_and_fresh_tables_parse_the_same(tmp_path, monkeypatch, fresh_parser):
     monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
     Parser(Diagnostics())
     cached = Parser(Diagnostics())
@@ -110,7 +77,7 @@ def test_cached_and_fresh_tables_parse_the_same(tmp_path, monkeypatch, fresh_par
         assert trees[0] == trees[1], name
 
 
-def test_unwritable_cache_still_works(tmp_path, monkeypatch, nothing_shipped):
+def test_unwritable_cache_still_works(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("SHC_CACHE_DIR", str(blocker / "cache"))  # cannot be created under a file
@@ -120,7 +87,7 @@ def test_unwritable_cache_still_works(tmp_path, monkeypatch, nothing_shipped):
     assert diagnostics.items == []
 
 
-def test_cache_directory_refusing_new_files_still_works(tmp_path, monkeypatch, nothing_shipped):
+def test_cache_directory_refusing_new_files_still_works(tmp_path, monkeypatch):
     """A cache directory that exists but where no file can be created (read-only, full disk)."""
     import shc.compiler.frontend.tables as tables
 
@@ -136,7 +103,7 @@ def test_cache_directory_refusing_new_files_still_works(tmp_path, monkeypatch, n
     assert cached_tables(tmp_path) == []
 
 
-def test_corrupt_cache_entry_is_rebuilt(tmp_path, monkeypatch, nothing_shipped):
+def test_corrupt_cache_entry_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
     Parser(Diagnostics())
     (table,) = cached_tables(tmp_path)
