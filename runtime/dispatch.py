@@ -14,9 +14,10 @@ see each other in. ctypes releases the GIL while a worker runs.
 Errors. A wave that reaches a barrier with only part of its lanes
 (``DIVERGENT_BARRIER``), waves of one group stopped at different barriers, or
 waves that finished while others wait at a barrier, raise ``DispatchError``
-naming the barrier's source line. The watchdog, a timer thread, sets
-``ctx->stop`` after ``timeout`` seconds; the waves see it at loop back-edges and
-barriers and return ``STOPPED``, and the dispatch raises ``DispatchTimeout``.
+naming the barrier's source line. The watchdog, the calling thread while it
+waits for the workers, sets ``ctx->stop`` after ``timeout`` seconds; the waves
+see it at loop back-edges and barriers and return ``STOPPED``, and the dispatch
+raises ``DispatchTimeout``.
 Either way the process stays usable: every buffer belongs to this call.
 
 ABI choices shared with the code generator (``abi.py`` leaves them open):
@@ -44,6 +45,7 @@ from .driver import ERR_DIVERGENT, ERR_MISMATCH, ERR_NONE, ERR_PARTIAL, ERR_STOP
 from .stats import DispatchStats
 
 DEFAULT_TIMEOUT = 10.0
+POLL_SECONDS = 0.25  # how often the waiting thread looks at the clock and for Ctrl-C
 MAX_GROUPS_PER_DIMENSION = 65535  # D3D12's limit
 MAX_GROUPS = 2 ** 31 - 2 ** 16  # the scheduler counts groups in an int32
 
@@ -168,34 +170,31 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
             stop[0] = 1  # the others stop at their next group or barrier
 
     started = time.perf_counter()
-    timed_out = threading.Event()
-
-    def expire() -> None:
-        timed_out.set()
-        stop[0] = 1
-
-    watchdog = threading.Timer(timeout, expire) if timeout is not None else None
-    if watchdog is not None:
-        watchdog.daemon = True
-        watchdog.start()
+    deadline = None if timeout is None else started + timeout
+    timed_out = False
     running = [threading.Thread(target=work, args=(worker,), name=f"shc-worker-{worker.index}", daemon=True)
                for worker in pool]
     try:
         for thread in running:
             thread.start()
-        for thread in running:
+        for thread in running:  # the calling thread is the watchdog, and stays open to Ctrl-C
             while thread.is_alive():
-                thread.join(0.25)
+                wait = POLL_SECONDS
+                if deadline is not None and not timed_out:
+                    left = deadline - time.perf_counter()
+                    if left <= 0:
+                        timed_out = True
+                        stop[0] = 1
+                    else:
+                        wait = min(wait, left)
+                thread.join(wait)
     except KeyboardInterrupt:
         stop[0] = 1
         for thread in running:
             thread.join()
         raise
-    finally:
-        if watchdog is not None:
-            watchdog.cancel()
     stats.seconds = time.perf_counter() - started
-    _raise_failures(info, pool, groups, frame_bytes, timed_out.is_set(), timeout)
+    _raise_failures(info, pool, groups, frame_bytes, timed_out, timeout)
     filled = DispatchStats.from_counters(counters, **{
         name: getattr(stats, name) for name in ("groups", "waves", "wave_size", "lds_bytes",
                                                  "scratch_bytes_per_wave", "threads", "seconds")})
