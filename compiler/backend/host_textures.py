@@ -12,9 +12,10 @@ Out of range (a coordinate, the mip level, the array index, or the slot's bytes)
 reads 0 and is not written. ``texture_sample``: the sampler slot's ``filter`` (0
 point, 1 linear) and ``address`` (0 clamp, 1 wrap, 2 mirror, 3 border with a
 transparent black border) apply to u and v; the array slice is ``round(w)``
-clamped; point sampling takes mip ``floor(lod + 0.5)``, linear sampling is
-trilinear (bilinear in mips ``floor(lod)`` and the next, blended by the fraction;
-an integer lod is plain bilinear). Texel centres are at half-integers.
+clamped; point sampling reads the texel under the coordinate in mip
+``floor(lod + 0.5)`` and nothing else, linear sampling is trilinear (bilinear in
+mips ``floor(lod)`` and the next, blended by the fraction; an integer lod is plain
+bilinear: the next mip is not read). Texel centres are at half-integers.
 
 Texture3D SampleLevel filters over u, v and w (point, or 8 texels per mip) with the
 address mode on each axis. Cubes are 2-D arrays of ``6 * cubes`` faces (+X, -X, +Y,
@@ -257,10 +258,11 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
 
 
 def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
-                  offsets: list[V], linear: V, mode: V, width: int, storage: T.ScalarType,
+                  offsets: list[V], filtered: bool, mode: V, width: int, storage: T.ScalarType,
                   border: list[V]) -> list[V]:
-    """Point or (bi/tri)linear filtering at mip level ``mip`` (a lane vector) over ``len(uv)``
-    axes (3 axes: a 3-D texture, whose depth shrinks with the mip): ``width`` float channels."""
+    """Point (the texel under the coordinate alone) or linear filtering (of the 2^axes texels
+    around it) at mip level ``mip`` (a lane vector) over ``len(uv)`` axes (3 axes: a 3-D
+    texture, whose depth shrinks with the mip): ``width`` float channels."""
     b = em.b
     fty = b.vec("float")
     level_sizes = [_level_size(b, size, mip) for size in sizes]
@@ -268,16 +270,17 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
     scales = [b.cast("uitofp", size, fty) for size in level_sizes][:len(uv)]
     mip_offset = load_value(em, Memory(offsets_ptr, V("i32", str(INT32_MAX))), Address(b.binop("shl", mip, b.const(
         mip.ty, 2))), T.INT).parts[0]
-    linear_v = b.splat(linear)
-    half_texel = b.select(linear_v, b.const(fty, 0.5), b.zero(fty))
     starts, fractions = [], []
     for coordinate, scale, offset in zip(uv, scales, offsets):
-        texel = b.binop("fadd", b.binop("fsub", b.binop("fmul", coordinate, scale), half_texel), b.splat(offset))
+        texel = b.binop("fmul", coordinate, scale)
+        if filtered:
+            texel = b.binop("fsub", texel, b.const(fty, 0.5))
+        texel = b.binop("fadd", texel, b.splat(offset))
         start = b.call(fty, "llvm.floor", [texel])
         starts.append(start)
-        fractions.append(b.select(linear_v, b.binop("fsub", texel, start), b.zero(fty)))
+        fractions.append(b.binop("fsub", texel, start))
     # corner k has step (k >> axis) & 1 on each axis: x pairs first, then y, then z
-    corners = [tuple((k >> axis) & 1 for axis in range(len(uv))) for k in range(1 << len(uv))]
+    corners = [tuple((k >> axis) & 1 for axis in range(len(uv))) for k in range(1 << len(uv) if filtered else 1)]
     texels = []
     for steps in corners:
         inside, index = None, []
@@ -294,6 +297,8 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
         texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
         texels.append([b.select(inside, part, b.splat(color)) for part, color in zip(texel, border)])
+    if not filtered:
+        return texels[0]
     result = []
     for channel in range(width):
         values = [texel[channel] for texel in texels]
@@ -326,27 +331,37 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
      ox, oy, oz) = p[:18]
     border = p[18:]
     em.exec = valid
-    try:
-        last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
-        clamped = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [lod, last]), b.zero(lanes_f)])
-        nearest = b.call(lanes_f, "llvm.floor", [b.binop("fadd", clamped, b.const(lanes_f, 0.5))])
-        floor = b.call(lanes_f, "llvm.floor", [clamped])
-        linear_v = b.splat(linear)
-        first = b.select(linear_v, floor, nearest)
-        blend = b.select(linear_v, b.binop("fsub", clamped, floor), b.zero(lanes_f))
-        mip0 = b.call(lanes_i, "llvm.fptoui.sat", [first], mangle_with=[lanes_i, lanes_f])
-        second = b.call(lanes_f, "llvm.minnum", [b.binop("fadd", first, b.const(lanes_f, 1.0)), last])
-        mip1 = b.call(lanes_i, "llvm.fptoui.sat", [second], mangle_with=[lanes_i, lanes_f])
-        memory = Memory(base, size, valid)
-        uv = [u, v, w][:axes]
-        levels = [_sample_level(em, memory, (tex_width, tex_height, tex_depth), offsets_ptr, mip, uv, slice_,
-                                [ox, oy, oz], linear,
-                                mode, width, storage, border) for mip in (mip0, mip1)]
-        channels = [_lerp(b, near, far, blend) for near, far in zip(*levels)]
+
+    def level(mip: V, filtered: bool) -> list[V]:
+        number = b.call(lanes_i, "llvm.fptoui.sat", [mip], mangle_with=[lanes_i, lanes_f])
+        return _sample_level(em, Memory(base, size, valid), (tex_width, tex_height, tex_depth), offsets_ptr, number,
+                             [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border)
+
+    def give(channels: list[V]) -> None:
         current = "poison"
         for index, channel in enumerate(channels):
             current = b.inst(result, f"insertvalue {result} {current}, {channel}, {index}").ref
         b.terminate(f"ret {result} {current}")
+
+    try:
+        last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
+        clamped = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [lod, last]), b.zero(lanes_f)])
+        point, filtered = b.label("point"), b.label("linear")
+        b.cbr(linear, filtered, point)
+        b.start(point)  # the nearest mip's nearest texel, nothing else read
+        give(level(b.call(lanes_f, "llvm.floor", [b.binop("fadd", clamped, b.const(lanes_f, 0.5))]), False))
+        b.start(filtered)  # trilinear: the next mip only where the level of detail is between two
+        floor = b.call(lanes_f, "llvm.floor", [clamped])
+        blend = b.binop("fsub", clamped, floor)
+        near = level(floor, True)
+        blending = b.fcmp("one", blend, b.zero(lanes_f))
+        one, two = b.label("one_mip"), b.label("two_mips")
+        b.cbr(b.any_lane(b.mask_and(valid, blending)), two, one)
+        b.start(one)
+        give(near)
+        b.start(two)
+        far = level(b.call(lanes_f, "llvm.minnum", [b.binop("fadd", floor, b.const(lanes_f, 1.0)), last]), True)
+        give([b.select(blending, _lerp(b, closer, further, blend), closer) for closer, further in zip(near, far)])
         body = [line.strip() if not line.endswith(":") else line for line in b.lines]
     finally:
         b.lines, b.terminated, em.exec = saved_lines, saved_terminated, saved_exec

@@ -114,13 +114,15 @@ def _sample_level(level: np.ndarray, u, v, linear: bool, mode: int, offset=(0, 0
         for dy in (0, 1):
             (x, xin), (y, yin) = _address(x0.astype(int) + dx, w, mode), _address(y0.astype(int) + dy, h, mode)
             texels[dx, dy] = np.where((xin & yin)[:, None], level[y, x], BORDER)
-    top = texels[0, 0] + a * (texels[1, 0] - texels[0, 0])
-    bottom = texels[0, 1] + a * (texels[1, 1] - texels[0, 1])
-    return top + b * (bottom - top)
+    with np.errstate(invalid="ignore"):  # 0 * inf: a neighbour at infinity makes NaN, as on a GPU
+        top = texels[0, 0] + a * (texels[1, 0] - texels[0, 0])
+        bottom = texels[0, 1] + a * (texels[1, 1] - texels[0, 1])
+        return top + b * (bottom - top)
 
 
 def sample_reference(mips, u, v, lod, linear: bool, mode: int, offset=(0, 0)):
-    """SampleLevel as host_textures documents it: point takes the nearest mip, linear is trilinear."""
+    """SampleLevel as host_textures documents it: point takes the nearest mip's nearest texel,
+    linear is trilinear (the next mip weighs in only where the level of detail is past a whole one)."""
     lod = np.clip(lod, 0, len(mips) - 1)
     if not linear:
         nearest = np.floor(lod + 0.5).astype(int)
@@ -136,7 +138,8 @@ def sample_reference(mips, u, v, lod, linear: bool, mode: int, offset=(0, 0)):
         pick = base == m
         near = _sample_level(mips[m], u[pick], v[pick], True, mode, offset)
         far = _sample_level(mips[min(m + 1, len(mips) - 1)], u[pick], v[pick], True, mode, offset)
-        out[pick] = near + blend[pick] * (far - near)
+        with np.errstate(invalid="ignore"):  # the next mip does not count where the blend is 0
+            out[pick] = np.where(blend[pick] == 0, near, near + blend[pick] * (far - near))
     return out
 
 
@@ -164,6 +167,30 @@ def test_sample_level(wave_size, linear, mode):
         pick = layer == index
         expected[pick] = sample_reference([layers[index]], u[pick], v[pick], np.zeros(pick.sum()), linear, mode)
     np.testing.assert_allclose(result[128:], expected, atol=2e-6)
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_sampling_reads_only_the_texels_it_weighs(wave_size):
+    """Point filtering returns the texel under the coordinate, even next to an infinity or a NaN
+    (weighing a neighbour by 0 would give NaN), and trilinear filtering at a whole level of
+    detail leaves the next mip alone."""
+    rng = np.random.default_rng(7)
+    mips = [rng.uniform(0, 1, (5, 6, 4)).astype(np.float32), np.full((2, 3, 4), np.inf, np.float32)]
+    mips[0][1:4:2, ::2] = np.inf
+    mips[0][2, 1::2] = np.nan
+    coords = np.stack([rng.uniform(0, 1, 64), rng.uniform(0, 1, 64), np.zeros(64), np.zeros(64)],
+                      axis=1).astype(np.float32)
+    for linear in (False, True):
+        result = np.zeros((192, 4), np.float32)
+        group = Group(build_host_module(compile_hlsl(SAMPLES, wave_size)))
+        assert group.run({"image": mips, "layers": np.zeros((3, 4, 4, 4), np.float32), "smp": (int(linear), 0, BORDER),
+                          "coords": coords, "result": result}) == Status.DONE
+        u, v = coords[:, 0], coords[:, 1]
+        expected = sample_reference(mips, u, v, np.zeros(64), linear, 0)
+        np.testing.assert_allclose(result[:64], expected, atol=2e-6)  # NaN where expected is NaN
+        if not linear:
+            x, y = np.floor(u * 6).astype(int), np.floor(v * 5).astype(int)
+            np.testing.assert_array_equal(result[:64], mips[0][y, x])
 
 
 @pytest.mark.parametrize("wave_size", WAVE_SIZES)
