@@ -15,10 +15,11 @@ instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
 runs at memory speed), otherwise gathers, or stores lane after lane (a scatter of
 single words, one vector store of each lane's words), so lanes writing the same
-bytes land in lane order (the highest lane wins). Texture loads and stores prefetch for the group's next wave on their
-scattered path (``_prefetch_text``: a stride prefetcher per access site and wave, its
-history in ``ctx->history``). A uniform address with a uniform value is one scalar access. All
-addresses are i32 offsets, so the gathers use 32-bit indices. Atomics are host
+bytes land in lane order (the highest lane wins). Texture loads and stores
+prefetch for the group's next wave on their scattered path (``_prefetch_text``: a
+stride prefetcher per access site and wave, its history in ``ctx->history``). A
+uniform address with a uniform value is one scalar access. All addresses are i32
+offsets, so the gathers use 32-bit indices. Atomics are host
 ``atomicrmw``/``cmpxchg`` (seq_cst), one lane after another in lane order, each
 lane getting the value memory held before its own operation.
 """
@@ -414,7 +415,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
         name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=history is not None)
-        loaded = b.inst(result, f"call {result} @{name}({memory.base}, {at}, {mask}{_history_arguments(history, memory)})")
+        arguments = f"{memory.base}, {at}, {mask}{_history_arguments(history, memory)}"
+        loaded = b.inst(result, f"call {result} @{name}({arguments})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
