@@ -247,6 +247,15 @@ class KernelEmitter(FlowEmitter):
                                           f"getelementptr i32, ptr {history.ref}, i64 {word.ref}"))
         return words[0], words[1]
 
+    def spare_history_words(self) -> tuple[V, V]:
+        """History words of this wave's own, for a helper that always prefetches at a site
+        past ``HISTORY_SITES``: what it learns there is thrown away."""
+        if "history.spare" not in self.entry_values:
+            spare = self.entry_value("history.spare", "ptr", "alloca i32, align 4")
+            self.prologue.append(f"  store i32 0, ptr {spare.ref}, align 4")
+        spare = self.entry_values["history.spare"]
+        return spare, spare
+
     def lane_ids(self) -> V:
         ty = self.b.vec("i32")
         return V(ty, "<" + ", ".join(f"i32 {lane}" for lane in range(self.wave_size)) + ">")

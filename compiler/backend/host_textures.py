@@ -259,10 +259,12 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
 
 def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
                   offsets: list[V], filtered: bool, mode: V, width: int, storage: T.ScalarType,
-                  border: list[V]) -> list[V]:
+                  border: list[V], history: tuple[V, V] | None = None) -> list[V]:
     """Point (the texel under the coordinate alone) or linear filtering (of the 2^axes texels
     around it) at mip level ``mip`` (a lane vector) over ``len(uv)`` axes (3 axes: a 3-D
-    texture, whose depth shrinks with the mip): ``width`` float channels."""
+    texture, whose depth shrinks with the mip): ``width`` float channels. ``history``: the
+    sample site's history words; the first texel's load prefetches for the next wave (the
+    others lie in the same lines or the next ones)."""
     b = em.b
     fty = b.vec("float")
     level_sizes = [_level_size(b, size, mip) for size in sizes]
@@ -294,7 +296,8 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
         row = b.binop("add", b.binop("mul", z, b.splat(level_height)), y)
         texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
         address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
-        texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width))
+        texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width),
+                           history=history if not texels else None)
         texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
         texels.append([b.select(inside, part, b.splat(color)) for part, color in zip(texel, border)])
     if not filtered:
@@ -315,13 +318,14 @@ def _lerp(b, a: V, c: V, t: V) -> V:
 
 def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[str, str]:
     """``@shc.sample...``: SampleLevel of one texture for a whole wave, out of line (one copy per
-    texture shape instead of ~500 instructions per sample)."""
+    texture shape instead of ~500 instructions per sample). Its last two arguments are the
+    sample site's history words (``host_memory._prefetch_text``)."""
     b = em.b
     lanes_f, lanes_i, mask = b.vec("float"), b.vec("i32"), b.mask_ty
     result = "{ " + ", ".join([lanes_f] * width) + " }"
     name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
     params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "i32", "ptr",
-              "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float"]
+              "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float", "ptr", "ptr"]
     if name in b.helpers:
         return name, result
     saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
@@ -329,13 +333,14 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
     p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
     (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
      ox, oy, oz) = p[:18]
-    border = p[18:]
+    border, history = p[18:22], (p[22], p[23])
     em.exec = valid
 
-    def level(mip: V, filtered: bool) -> list[V]:
+    def level(mip: V, filtered: bool, first: bool = True) -> list[V]:
         number = b.call(lanes_i, "llvm.fptoui.sat", [mip], mangle_with=[lanes_i, lanes_f])
         return _sample_level(em, Memory(base, size, valid), (tex_width, tex_height, tex_depth), offsets_ptr, number,
-                             [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border)
+                             [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border,
+                             history if first else None)
 
     def give(channels: list[V]) -> None:
         current = "poison"
@@ -360,12 +365,13 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
         b.start(one)
         give(near)
         b.start(two)
-        far = level(b.call(lanes_f, "llvm.minnum", [b.binop("fadd", floor, b.const(lanes_f, 1.0)), last]), True)
+        far = level(b.call(lanes_f, "llvm.minnum", [b.binop("fadd", floor, b.const(lanes_f, 1.0)), last]), True,
+                    first=False)
         give([b.select(blending, _lerp(b, closer, further, blend), closer) for closer, further in zip(near, far)])
         body = [line.strip() if not line.endswith(":") else line for line in b.lines]
     finally:
         b.lines, b.terminated, em.exec = saved_lines, saved_terminated, saved_exec
-    b.helper(name, result, params, body, "read")
+    b.helper(name, result, params, body, "write")  # the history words are written
     return name, result
 
 
@@ -427,6 +433,7 @@ def texture_sample(em, inst, args):
                  depth, mips, offsets_ptr, linear, mode]
     arguments += [b.const(lanes_f, float(offset)) for offset in offsets]
     arguments += border_color(em, sampler_name, sampler_index)
+    arguments += em.history_words() or em.spare_history_words()
     sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
     channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])
