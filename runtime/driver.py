@@ -14,7 +14,7 @@ near the end, so the workers finish together; the split of groups between thread
 does not change what a group computes) and takes them one at a time. Neighbouring
 groups usually touch neighbouring memory (tiles of an image): in runs, each core
 goes along the rows its last group left off, as the hardware prefetchers expect,
-instead of the cores taking turns (SPD at 4096 x 4096: 5-8% faster). For each group it
+instead of the cores taking turns (SPD at 4096 x 4096: 3-8% faster). For each group it
 zeroes the worker's frames and its group slot's LDS, fills in each frame's
 header (``abi.FRAME_*``), and then runs the group region by region:
 

@@ -197,7 +197,8 @@ class KernelEmitter(FlowEmitter):
         self.prologue: list[str] = []
         self.resume_targets: list[tuple[int, str]] = []
         self.spill_bytes = 0
-        self.history_sites = 0  # texture access sites given history words (host_memory._prefetch_text)
+        self.history_sites = 0  # texture access sites given history words (host_prefetch)
+        self.looping: set[Block] = set().union(*self.plan.loop_bodies.values())  # blocks inside loops
         self.exec: V = self.b.all_lanes()
         self.real_exec: V = self.exec
         self.status_var = self.b.alloca("i32")
@@ -221,12 +222,13 @@ class KernelEmitter(FlowEmitter):
         pointer = self.entry_value(f"frame.{name}.p", "ptr", f"getelementptr i8, ptr %frame, i64 {offset}")
         return self.entry_value(f"frame.{name}", "i32", f"load i32, {pointer}, align 4")
 
-    def history_words(self) -> tuple[V, V] | None:
-        """The next texture access site's history words (``ctx->history``): this wave's and
-        the next wave's of the group (the group's first after its last; the same word in a
-        one-wave group); None once ``HISTORY_SITES`` sites have them (the others do not
-        prefetch). See ``host_memory._prefetch_text``."""
-        if self.history_sites == HISTORY_SITES:
+    def history_words(self, inst: Inst) -> tuple[V, V] | None:
+        """The history words of ``inst``'s access site (``ctx->history``): this wave's and the
+        next wave's of the group (the group's first after its last; the same word in a
+        one-wave group). None, so no prefetching, inside a loop (the step from one wave to
+        the next is not one iteration's) and once ``HISTORY_SITES`` sites have them. See
+        ``host_prefetch``."""
+        if self.history_sites == HISTORY_SITES or inst.block in self.looping:
             return None
         site = self.history_sites
         self.history_sites += 1
@@ -246,15 +248,6 @@ class KernelEmitter(FlowEmitter):
             words.append(self.entry_value(f"history.{name}.{site}.p", "ptr",
                                           f"getelementptr i32, ptr {history.ref}, i64 {word.ref}"))
         return words[0], words[1]
-
-    def spare_history_words(self) -> tuple[V, V]:
-        """History words of this wave's own, for a helper that always prefetches at a site
-        past ``HISTORY_SITES``: what it learns there is thrown away."""
-        if "history.spare" not in self.entry_values:
-            spare = self.entry_value("history.spare", "ptr", "alloca i32, align 4")
-            self.prologue.append(f"  store i32 0, ptr {spare.ref}, align 4")
-        spare = self.entry_values["history.spare"]
-        return spare, spare
 
     def lane_ids(self) -> V:
         ty = self.b.vec("i32")

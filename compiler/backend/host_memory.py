@@ -16,7 +16,7 @@ the lanes' words are back to back it is one vector load or store (a copy kernel
 runs at memory speed), otherwise gathers, or stores lane after lane (a scatter of
 single words, one vector store of each lane's words), so lanes writing the same
 bytes land in lane order (the highest lane wins). Texture loads and stores
-prefetch for the group's next wave on their scattered path (``_prefetch_text``: a
+prefetch for the group's next wave on their scattered path (``host_prefetch``: a
 stride prefetcher per access site and wave, its history in ``ctx->history``). A
 uniform address with a uniform value is one scalar access. All addresses are i32
 offsets, so the gathers use 32-bit indices. Atomics are host
@@ -26,9 +26,12 @@ lane getting the value memory held before its own operation.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..frontend import hlsl_types as T
 from ..ir.ops import Op
 from .host_ir import V, bit_width, element, flat_scalars, is_vector, mangle, memory_bytes, memory_type
+from .host_prefetch import prefetch_text
 from .host_values import Value, cast, cast_value, unify
 
 ZERO_GLOBAL = "@shc.zero"
@@ -223,7 +226,8 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
 
     With ``prefetch`` the helper takes three more arguments, the access site's history
     words for this wave and the next one and the memory's size, and its slow path first
-    prefetches for the next wave (``_prefetch_text``).
+    prefetches for the next wave (``host_prefetch``). Such a helper writes through an
+    argument, so LLVM no longer merges or moves those loads past other memory accesses.
     """
     width = b.wave_size
     size = max(bit_width(elem) // 8, 1)
@@ -232,11 +236,11 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     result = lanes if count == 1 else "{ " + ", ".join([lanes] * count) + " }"
     extra = ["ptr", "ptr", "i32"] if prefetch else []
     suffix = ".prefetch" if prefetch else ""
+    ahead = []
     if prefetch:  # the history words and the size follow the other parameters
         first_extra = 3 if kind == "load" else 3 + count
-        ahead = _prefetch_text(b, width, count * size, kind == "store", *(f"%p{first_extra + k}" for k in range(3)))
-    else:
-        ahead = []
+        history, following, memory_size = (f"%p{first_extra + k}" for k in range(3))
+        ahead = prefetch_text(b, width, count * size, kind == "store", history, following, memory_size)
     stride = ", ".join(f"i32 {lane * count * size}" for lane in range(width))
     body = [f"%bits = bitcast {mask} %p2 to {bits}", f"%full = icmp eq {bits} %bits, -1",
             f"%first = extractelement {offsets} %p1, i32 0",
@@ -289,68 +293,6 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     return b.helper(name, "void", params, body, "write"), "void"
 
 
-def _prefetch_text(b, width: int, nbytes: int, write: bool, history: str, following: str, size: str) -> list[str]:
-    """A software stride prefetcher, the opening of a helper's slow (scattered) path.
-
-    Waves of a group run one after another, each through the same code at a shifted
-    place (a group tiles an image, its waves tile the group's block), so where this
-    wave went the last time predicts where the next wave goes now. ``history`` is this
-    wave's word for the access site and ``following`` the next wave's (the group's first
-    wave after its last; in a one-wave group the same word): each holds the offset of
-    the first active lane the last time that wave ran the site. The next wave's offset
-    in the previous group minus this wave's is the step (for the last wave: wave 0's
-    offset in this group minus this wave's in the previous group, the step to the next
-    group's first wave; in a one-wave group, this wave's step from its previous group).
-    Each active lane whose bytes, moved by the step, hold the start of a cache line
-    inside the memory prefetches that line (so a line is asked for once, not once per
-    lane), for writing in a store.
-
-    Why the next wave and not the next group: an image with a power-of-two row pitch
-    puts a 64 x 64 block's rows in a few cache sets, so the lines prefetched a whole
-    group ahead are evicted before use; a wave's share is small enough to stay. For SPD
-    at 4096 x 4096 (RGBA32F, 64 KiB rows) the source reads wait on memory for most of
-    the dispatch without it.
-    """
-    offsets, mask, bits = f"<{width} x i32>", f"<{width} x i1>", f"i{width}"
-    lines = [f"%h.bits = bitcast {mask} %p2 to {bits}", f"%h.some = icmp ne {bits} %h.bits, 0",
-             "br i1 %h.some, label %h.record, label %h.done", "h.record:",
-             f"%h.lane = call {bits} @llvm.cttz.{bits}({bits} %h.bits, i1 true)",
-             f"%h.now = extractelement {offsets} %p1, {bits} %h.lane",
-             f"%h.then = load i32, ptr {history}, align 4", f"%h.next = load i32, ptr {following}, align 4",
-             f"store i32 %h.now, ptr {history}, align 4",
-             f"%h.alone = icmp eq ptr {history}, {following}",
-             "%h.target = select i1 %h.alone, i32 %h.now, i32 %h.next",
-             "%h.step = sub i32 %h.target, %h.then", "%h.moved = icmp ne i32 %h.step, 0",
-             "br i1 %h.moved, label %h.ahead, label %h.done", "h.ahead:",
-             f"%h.step1 = insertelement {offsets} poison, i32 %h.step, i64 0",
-             f"%h.steps = shufflevector {offsets} %h.step1, {offsets} poison, {offsets} zeroinitializer",
-             f"%h.at = add {offsets} %p1, %h.steps",
-             f"%h.last = sub i32 {size}, {nbytes}",
-             f"%h.last1 = insertelement {offsets} poison, i32 %h.last, i64 0",
-             f"%h.lasts = shufflevector {offsets} %h.last1, {offsets} poison, {offsets} zeroinitializer",
-             f"%h.low = icmp sge {offsets} %h.at, zeroinitializer",
-             f"%h.high = icmp sle {offsets} %h.at, %h.lasts",
-             f"%h.back = sub {offsets} zeroinitializer, %h.at",
-             f"%h.into = and {offsets} %h.back, splat (i32 63)",  # bytes to the next line start
-             f"%h.starts = icmp ult {offsets} %h.into, splat (i32 {nbytes})",
-             f"%h.line = add {offsets} %h.at, %h.into",
-             f"%h.inside = and {mask} %h.low, %h.high", f"%h.first = and {mask} %h.inside, %h.starts",
-             f"%h.go = and {mask} %h.first, %p2", f"%h.gobits = bitcast {mask} %h.go to {bits}",
-             f"%h.any = icmp ne {bits} %h.gobits, 0", "br i1 %h.any, label %h.fetch, label %h.done",
-             "h.fetch:",
-             f"%h.left = phi {bits} [ %h.gobits, %h.ahead ], [ %h.rest, %h.fetch ]",
-             f"%h.index = call {bits} @llvm.cttz.{bits}({bits} %h.left, i1 true)",
-             f"%h.offset = extractelement {offsets} %h.line, {bits} %h.index",
-             "%h.pointer = getelementptr i8, ptr %p0, i32 %h.offset",
-             f"call void @llvm.prefetch.p0(ptr %h.pointer, i32 {int(write)}, i32 3, i32 1)",
-             f"%h.less = sub {bits} %h.left, 1", f"%h.rest = and {bits} %h.left, %h.less",
-             f"%h.more = icmp ne {bits} %h.rest, 0", "br i1 %h.more, label %h.fetch, label %h.done",
-             "h.done:"]
-    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
-    b.declarations.setdefault(f"llvm.cttz.{bits}", f"declare {bits} @llvm.cttz.{bits}({bits}, i1)")
-    return lines
-
-
 def _pack(result: str, count: int, prefix: str) -> list[str]:
     if count == 1:
         return [f"ret {result} %{prefix}0"]
@@ -391,11 +333,12 @@ def _count(ty: str) -> int:
 
 
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
-               history: tuple[V, V] | None = None) -> Value:
+               history: Callable[[], tuple[V, V] | None] | None = None) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
     (globallycoherent resources): never merged with other loads or moved out of loops.
-    ``history``: the access site's history words, to prefetch for the next wave (a lane
-    vector load of one word type only; see ``_prefetch_text``)."""
+    ``history`` gives the access site's history words, to prefetch for the next wave;
+    it is called only when the load is a helper call over lanes (one word type, lane
+    addresses), so other accesses do not use up sites (``host_prefetch``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -414,8 +357,9 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=history is not None)
-        arguments = f"{memory.base}, {at}, {mask}{_history_arguments(history, memory)}"
+        words = history() if history is not None else None
+        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=words is not None)
+        arguments = f"{memory.base}, {at}, {mask}{_history_arguments(words, memory)}"
         loaded = b.inst(result, f"call {result} @{name}({arguments})")
         words = [loaded] if len(types) == 1 else \
             [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
@@ -448,7 +392,7 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
 
 
 def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
-                history: tuple[V, V] | None = None) -> None:
+                history: Callable[[], tuple[V, V] | None] | None = None) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
     ``history``: as for ``load_value``."""
     b = em.b
@@ -472,9 +416,10 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
     words = [b.splat(word) for word in words]
     types = [word.ty for word in words]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=history is not None)
+        site = history() if history is not None else None
+        name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=site is not None)
         b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
-              + f"{_history_arguments(history, memory)})")
+              + f"{_history_arguments(site, memory)})")
         return
     for word, offset in zip(words, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at

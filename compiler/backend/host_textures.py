@@ -199,7 +199,7 @@ def texture_load(em, inst, args):
     storage = _storage(em, name)
     texel = load_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), T.vector(storage, width),
                        volatile=em.bindings[name].globally_coherent,
-                       history=None if em.bindings[name].globally_coherent else em.history_words())
+                       history=None if em.bindings[name].globally_coherent else lambda: em.history_words(inst))
     return cast_value(b, texel, T.vector(storage, width), flat_scalars(inst.type)[0])
 
 
@@ -222,7 +222,7 @@ def texture_store(em, inst, args):
     width = min(len(flat_scalars(inst.operands[-1].type)), 4)
     texel = cast_value(b, value, inst.operands[-1].type, storage)
     store_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), Value(texel.parts[:width]),
-                T.vector(storage, width), history=em.history_words())
+                T.vector(storage, width), history=lambda: em.history_words(inst))
 
 
 # ---------------------------------------------------------------------------------------
@@ -259,12 +259,13 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
 
 def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
                   offsets: list[V], filtered: bool, mode: V, width: int, storage: T.ScalarType,
-                  border: list[V], history: tuple[V, V] | None = None) -> list[V]:
+                  border: list[V], history: list[tuple[V, V]] | None = None) -> list[V]:
     """Point (the texel under the coordinate alone) or linear filtering (of the 2^axes texels
     around it) at mip level ``mip`` (a lane vector) over ``len(uv)`` axes (3 axes: a 3-D
     texture, whose depth shrinks with the mip): ``width`` float channels. ``history``: the
-    sample site's history words; the first texel's load prefetches for the next wave (the
-    others lie in the same lines or the next ones)."""
+    sample site's two pairs of history words; the loads of the first texel and of the one
+    a row below prefetch for the next wave (the texels to their right share their lines or
+    take the next ones; in 3-D, the slice behind is not prefetched)."""
     b = em.b
     fty = b.vec("float")
     level_sizes = [_level_size(b, size, mip) for size in sizes]
@@ -296,8 +297,10 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
         row = b.binop("add", b.binop("mul", z, b.splat(level_height)), y)
         texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
         address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
+        rows = {(0,) * len(uv): 0, (0, 1) + (0,) * (len(uv) - 2): 1} if history else {}
+        words = history[rows[steps]] if steps in rows else None
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width),
-                           history=history if not texels else None)
+                           history=None if words is None else lambda: words)
         texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
         texels.append([b.select(inside, part, b.splat(color)) for part, color in zip(texel, border)])
     if not filtered:
@@ -318,14 +321,14 @@ def _lerp(b, a: V, c: V, t: V) -> V:
 
 def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[str, str]:
     """``@shc.sample...``: SampleLevel of one texture for a whole wave, out of line (one copy per
-    texture shape instead of ~500 instructions per sample). Its last two arguments are the
-    sample site's history words (``host_memory._prefetch_text``)."""
+    texture shape instead of ~500 instructions per sample). Its last four arguments are the
+    sample site's two pairs of history words (``host_prefetch``; null: no prefetching)."""
     b = em.b
     lanes_f, lanes_i, mask = b.vec("float"), b.vec("i32"), b.mask_ty
     result = "{ " + ", ".join([lanes_f] * width) + " }"
     name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
     params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "i32", "ptr",
-              "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float", "ptr", "ptr"]
+              "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float", "ptr", "ptr", "ptr", "ptr"]
     if name in b.helpers:
         return name, result
     saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
@@ -333,7 +336,7 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
     p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
     (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
      ox, oy, oz) = p[:18]
-    border, history = p[18:22], (p[22], p[23])
+    border, history = p[18:22], [(p[22], p[23]), (p[24], p[25])]
     em.exec = valid
 
     def level(mip: V, filtered: bool, first: bool = True) -> list[V]:
@@ -433,7 +436,8 @@ def texture_sample(em, inst, args):
                  depth, mips, offsets_ptr, linear, mode]
     arguments += [b.const(lanes_f, float(offset)) for offset in offsets]
     arguments += border_color(em, sampler_name, sampler_index)
-    arguments += em.history_words() or em.spare_history_words()
+    for _ in range(2):  # the first row of texels and the one below it
+        arguments += em.history_words(inst) or (V("ptr", "null"), V("ptr", "null"))
     sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
     channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])

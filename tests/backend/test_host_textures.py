@@ -178,19 +178,23 @@ def test_sampling_reads_only_the_texels_it_weighs(wave_size):
     mips = [rng.uniform(0, 1, (5, 6, 4)).astype(np.float32), np.full((2, 3, 4), np.inf, np.float32)]
     mips[0][1:4:2, ::2] = np.inf
     mips[0][2, 1::2] = np.nan
-    coords = np.stack([rng.uniform(0, 1, 64), rng.uniform(0, 1, 64), np.zeros(64), np.zeros(64)],
-                      axis=1).astype(np.float32)
+    lods = np.where(np.arange(64) % 3 == 0, 0.25, 0.0)  # some lanes blend with the next mip, most not
+    coords = np.stack([rng.uniform(0, 1, 64), rng.uniform(0, 1, 64), lods, np.zeros(64)], axis=1).astype(np.float32)
     for linear in (False, True):
         result = np.zeros((192, 4), np.float32)
         group = Group(build_host_module(compile_hlsl(SAMPLES, wave_size)))
         assert group.run({"image": mips, "layers": np.zeros((3, 4, 4, 4), np.float32), "smp": (int(linear), 0, BORDER),
                           "coords": coords, "result": result}) == Status.DONE
         u, v = coords[:, 0], coords[:, 1]
-        expected = sample_reference(mips, u, v, np.zeros(64), linear, 0)
+        expected = sample_reference(mips, u, v, lods, linear, 0)
         np.testing.assert_allclose(result[:64], expected, atol=2e-6)  # NaN where expected is NaN
-        if not linear:
+        if linear:  # where the lod is whole, mip 0 alone: the infinite mip 1 is not read
+            whole = lods == 0
+            alone = _sample_level(mips[0], u[whole], v[whole], True, 0)
+            np.testing.assert_allclose(result[:64][whole], alone, atol=2e-6)
+        else:
             x, y = np.floor(u * 6).astype(int), np.floor(v * 5).astype(int)
-            np.testing.assert_array_equal(result[:64], mips[0][y, x])
+            np.testing.assert_array_equal(result[:64], mips[0][y, x])  # lod 0.25 rounds to mip 0
 
 
 @pytest.mark.parametrize("wave_size", WAVE_SIZES)

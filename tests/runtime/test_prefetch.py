@@ -115,10 +115,16 @@ void main(uint3 id : SV_DispatchThreadID)
 
 @pytest.mark.parametrize("wave_size", [32, 64])
 def test_sites_past_the_history_still_read_right(wave_size):
-    # HISTORY_SITES texture accesses have history words; the sample after them prefetches
-    # with a spare word of its own
+    # HISTORY_SITES texture accesses have history words; the ones after them do not prefetch
     from shc.runtime.abi import HISTORY_SITES
 
+    text = _host_ir(_many_sites(HISTORY_SITES + 2))
+    kernel_text = text[text.index("define i32 @shc_wave"):]  # the calls of the kernel, not of the helpers
+    calls = [line for line in kernel_text.splitlines() if "call " in line and "@shc." in line]
+    assert sum(".prefetch(" in line for line in calls) == HISTORY_SITES
+    assert sum("@shc.load.4xf32.32(" in line for line in calls) == 2
+    (sample,) = [line for line in calls if "@shc.sample" in line]
+    assert sample.endswith("ptr null, ptr null, ptr null, ptr null)")
     kernel = shc.compile(_many_sites(HISTORY_SITES + 2), wave_size=wave_size)
     rng = np.random.default_rng(3)
     source = rng.random((64, 64, 4), dtype=np.float32)
@@ -132,3 +138,27 @@ def test_sites_past_the_history_still_read_right(wave_size):
                         if ay + k // 7 < 64 and ax + k % 7 < 64)
             expected[y, x] = total + source[ay, ax]
     np.testing.assert_allclose(out, expected, rtol=1e-5)
+
+
+LOOPED = """
+Texture2D<float4> src : register(t0);
+RWTexture2D<float4> dst : register(u0);
+cbuffer Taps : register(b0) { uint taps; };
+
+[numthreads(8, 8, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float4 acc = 0;
+    for (uint k = 0; k < taps; ++k)
+        acc += src[uint2(id.y * 3 + k, id.x * 3)];   // a site run once per iteration
+    dst[id.xy] = acc + src[id.yx * 2];               // a site run once per wave
+}
+"""
+
+
+def test_sites_inside_loops_do_not_prefetch():
+    text = _host_ir(LOOPED)
+    kernel_text = text[text.index("define i32 @shc_wave"):]
+    loads = [line for line in kernel_text.splitlines() if "call " in line and "@shc.load.4xf32" in line]
+    assert len(loads) == 2
+    assert sum(".prefetch(" in line for line in loads) == 1
