@@ -338,7 +338,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     (globallycoherent resources): never merged with other loads or moved out of loops.
     ``history`` gives the access site's history words, to prefetch for the next wave;
     it is called only when the load is a helper call over lanes (one word type, lane
-    addresses), so other accesses do not use up sites (``host_prefetch``)."""
+    addresses), so other accesses do not use up sites (``host_prefetch``). A prefetching
+    load writes its history word, so LLVM does not merge it or move it either."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
