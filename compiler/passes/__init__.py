@@ -31,6 +31,18 @@ def replace_uses(function: Function, mapping: dict[Inst, Inst]) -> None:
             inst.operands = [mapping.get(operand, operand) for operand in inst.operands]
 
 
+def replace_and_remove(function: Function, mapping: dict[Inst, Inst]) -> None:
+    """Replace each instruction in ``mapping`` by its value, following chains (a value that
+    is itself replaced, as in ``x + 0 + 0``), and remove the replaced instructions."""
+    for inst, value in mapping.items():
+        while value in mapping:
+            value = mapping[value]
+        mapping[inst] = value
+    replace_uses(function, mapping)
+    for block in function.blocks:
+        block.insts = [inst for inst in block.insts if inst not in mapping]
+
+
 def make_constant(inst: Inst, value) -> None:
     """Turn ``inst`` into a constant in place, so its users need no rewriting."""
     from ..ir.ops import Op

@@ -10,7 +10,7 @@ memory or on which lanes are active.
 
 from __future__ import annotations
 
-from . import Pass, replace_uses
+from . import Pass, replace_and_remove
 from ..ir.core import Module
 from ..ir.ops import COMMUTATIVE, PURE, Op
 
@@ -40,9 +40,7 @@ class CommonSubexpressions(Pass):
                     available.setdefault(key, []).append(inst)
                 else:
                     mapping[inst] = earlier
-        replace_uses(function, mapping)
-        for block in function.blocks:
-            block.insts = [inst for inst in block.insts if inst not in mapping]
+        replace_and_remove(function, mapping)
 
 
 def _key(inst, mapping: dict) -> tuple:

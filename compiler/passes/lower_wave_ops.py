@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import Pass, replace_uses
+from . import Pass, replace_and_remove
 from . import wave_ladders as ladders
 from .constants import Constant, constant_of, evaluate
 from .uniformity import Uniformity
@@ -65,13 +65,7 @@ class LowerWaveOps(Pass):
             mapping[inst] = lowering(ladders.Builder(inst, self.wave_size))
         # One walk rewrites every use, including uses by the sequences just built (a wave op
         # of a wave op); a result that is itself a lowered op (a shuffle by 0) is followed.
-        for inst, result in mapping.items():
-            while result in mapping:
-                result = mapping[result]
-            mapping[inst] = result
-        replace_uses(function, mapping)
-        for block in function.blocks:
-            block.insts = [inst for inst in block.insts if inst not in mapping]
+        replace_and_remove(function, mapping)
         # The analysis described the IR before lowering; later passes recompute it.
         module.analyses.pop("uniformity", None)
 

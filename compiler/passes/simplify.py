@@ -10,7 +10,7 @@ selection annotation once it stops selecting.
 
 from __future__ import annotations
 
-from . import Pass, replace_uses
+from . import Pass, replace_and_remove
 from .constants import constant_of
 from .scalars import integer_range
 from ..ir.core import Function, Inst, Module
@@ -47,15 +47,8 @@ class Simplify(Pass):
         for inst in function.instructions():
             replacement = self.identity(inst)
             if replacement is not None and replacement is not inst:
-                mapping[inst] = mapping.get(replacement, replacement)
-        # a replacement may itself have been replaced (x + 0 + 0): follow the chain
-        for inst, replacement in mapping.items():
-            while replacement in mapping:
-                replacement = mapping[replacement]
-            mapping[inst] = replacement
-        replace_uses(function, mapping)
-        for block in function.blocks:
-            block.insts = [inst for inst in block.insts if inst not in mapping]
+                mapping[inst] = replacement
+        replace_and_remove(function, mapping)
         for block in function.blocks:
             term = block.terminator
             if term is not None and term.op is Op.COND_BR:
