@@ -4,10 +4,16 @@ from shc.compiler.backend.rdna2.machine import Imm, Label, MBlock, MFunction, VR
 from shc.compiler.backend.rdna2.regalloc import allocate
 
 
-def straight_line(count, size=4):
+def one_block():
+    """A function of one block, ``entry``."""
     function = MFunction("main")
     block = MBlock("entry")
     function.blocks.append(block)
+    return function, block
+
+
+def straight_line(count, size=4):
+    function, block = one_block()
     regs = [VReg("v", size) for _ in range(count)]
     for reg in regs:
         for k in range(size):
@@ -31,9 +37,7 @@ def test_tuples_are_consecutive_and_all_live_values_get_distinct_registers():
 
 
 def test_registers_are_reused_after_the_last_use():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     first, second = VReg("v", 4), VReg("v", 4)
     sink = VReg("v")
     block.emit("v_mov_b32", [first.part(0)], [Imm(1)])
@@ -87,9 +91,7 @@ def test_running_out_of_vgprs_spills_to_scratch_and_counts_it():
 
 
 def test_sgpr_quads_start_on_a_multiple_of_four():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     pair, quad = VReg("s", 2), VReg("s", 4)
     block.emit("s_mov_b64", [pair], [Imm(0)])
     block.emit("s_load_dwordx4", [quad], [pair, Imm(0)])
@@ -100,9 +102,7 @@ def test_sgpr_quads_start_on_a_multiple_of_four():
 
 
 def test_a_result_takes_the_register_of_an_operand_that_dies_in_the_same_instruction():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     a, b, total = VReg("v"), VReg("v"), VReg("v")
     block.emit("v_mov_b32", [a], [Imm(1.0)])
     block.emit("v_mov_b32", [b], [Imm(2.0)])
@@ -115,9 +115,7 @@ def test_a_result_takes_the_register_of_an_operand_that_dies_in_the_same_instruc
 
 
 def test_a_64_bit_valu_result_does_not_overlap_its_operands():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     source, wide = VReg("v", 2), VReg("v", 2)
     block.emit("v_mov_b32", [source.part(0)], [Imm(1)])
     block.emit("v_mov_b32", [source.part(1)], [Imm(2)])
@@ -129,9 +127,7 @@ def test_a_64_bit_valu_result_does_not_overlap_its_operands():
 
 
 def test_a_copy_whose_source_dies_is_coalesced_and_disappears():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     value, copy = VReg("v"), VReg("v")
     block.emit("v_mov_b32", [value], [Imm(3)])
     block.emit("v_mov_b32", [copy], [value])
@@ -144,9 +140,7 @@ def test_a_copy_whose_source_dies_is_coalesced_and_disappears():
 
 
 def test_a_copy_whose_source_stays_live_keeps_both_registers():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     value, copy = VReg("v"), VReg("v")
     block.emit("v_mov_b32", [value], [Imm(3)])
     block.emit("v_mov_b32", [copy], [value])
@@ -158,9 +152,7 @@ def test_a_copy_whose_source_stays_live_keeps_both_registers():
 
 
 def test_a_precoloured_register_is_free_after_its_last_use():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     thread_id, scaled, other = VReg("v", phys=0), VReg("v"), VReg("v")
     block.emit("v_lshlrev_b32", [scaled], [Imm(2), thread_id])
     block.emit("v_mov_b32", [other], [Imm(5)])
@@ -172,9 +164,7 @@ def test_a_precoloured_register_is_free_after_its_last_use():
 
 
 def test_tuple_components_are_free_after_their_own_last_use():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     texel, first, later = VReg("v", 4), VReg("v"), VReg("v")
     block.emit("image_load", [texel], [Imm(0)])
     block.emit("v_mul_f32", [first], [texel.part(0), texel.part(0)])  # x is dead after this
@@ -190,9 +180,7 @@ def test_tuple_components_are_free_after_their_own_last_use():
 
 
 def test_an_elementwise_result_tuple_takes_over_its_dying_source_tuple():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     texel, scale, product = VReg("v", 4), VReg("v"), VReg("v", 4)
     block.emit("image_load", [texel], [Imm(0)])
     block.emit("v_mov_b32", [scale], [Imm(0.5)])
@@ -207,9 +195,7 @@ def test_an_elementwise_result_tuple_takes_over_its_dying_source_tuple():
 
 
 def test_a_result_tuple_does_not_take_over_a_source_read_after_the_overwrite():
-    function = MFunction("main")
-    block = MBlock("entry")
-    function.blocks.append(block)
+    function, block = one_block()
     texel, swapped = VReg("v", 2), VReg("v", 2)
     block.emit("image_load", [texel], [Imm(0)])
     block.emit("implicit_def", [swapped])
