@@ -269,9 +269,10 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
         return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
     name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
     params = ["ptr", offsets, mask] + [lanes] * count + extra
-    body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
+    # the words lane by lane (%w), which both paths store
+    branch = body.index("br i1 %quick, label %fast, label %slow")
+    body[branch:branch] = _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
     body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
-    body += _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "v", words)
     if count > 1:  # each lane's words in one store, lane after lane; an inactive lane's go to %sink
         chunk = f"<{count} x {elem}>"
         body.insert(0, f"%sink = alloca {chunk}, align 16")
@@ -281,15 +282,14 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
                      f"%on{lane} = extractelement {mask} %p2, i32 {lane}",
                      f"%to{lane} = getelementptr i8, ptr %p0, i32 %lane{lane}",
                      f"%into{lane} = select i1 %on{lane}, ptr %to{lane}, ptr %sink",
-                     f"%words{lane} = shufflevector {words} %v, {words} poison, <{count} x i32> <{picks}>",
+                     f"%words{lane} = shufflevector {words} %w, {words} poison, <{count} x i32> <{picks}>",
                      f"store {chunk} %words{lane}, ptr %into{lane}, align 1"]
         body.append("ret void")
         return b.helper(name, "void", params, body, "write"), "void"
-    pointers = f"<{width} x ptr>"
     scatter = f"llvm.masked.scatter.{mangle(lanes)}.{mangle(pointers)}"
     b.declarations.setdefault(scatter, f"declare void @{scatter}({lanes}, {pointers}, i32, {mask})")
     body += [f"%aq = getelementptr i8, ptr %p0, {offsets} %p1",
-             f"call void @{scatter}({lanes} %v, {pointers} %aq, i32 1, {mask} %p2)", "ret void"]
+             f"call void @{scatter}({lanes} %w, {pointers} %aq, i32 1, {mask} %p2)", "ret void"]
     return b.helper(name, "void", params, body, "write"), "void"
 
 

@@ -284,6 +284,8 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
         fractions.append(b.binop("fsub", texel, start))
     # corner k has step (k >> axis) & 1 on each axis: x pairs first, then y, then z
     corners = [tuple((k >> axis) & 1 for axis in range(len(uv))) for k in range(1 << len(uv) if filtered else 1)]
+    # the first texel and the one a row below it prefetch, with the site's two pairs of words
+    prefetching = {} if history is None else {(0,) * len(uv): history[0], (0, 1) + (0,) * (len(uv) - 2): history[1]}
     texels = []
     for steps in corners:
         inside, index = None, []
@@ -297,8 +299,7 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
         row = b.binop("add", b.binop("mul", z, b.splat(level_height)), y)
         texel_index = b.binop("add", b.binop("add", b.binop("mul", row, b.splat(level_width)), index[0]), mip_offset)
         address = Address(b.binop("mul", texel_index, b.const(texel_index.ty, 16)))
-        rows = {(0,) * len(uv): 0, (0, 1) + (0,) * (len(uv) - 2): 1} if history else {}
-        words = history[rows[steps]] if steps in rows else None
+        words = prefetching.get(steps)
         texel = load_value(em, memory.restricted(b, inside), address, T.vector(storage, width),
                            history=None if words is None else lambda: words)
         texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
