@@ -58,6 +58,22 @@ class DispatchTimeout(DispatchError):
     """The watchdog stopped a kernel that ran longer than its timeout."""
 
 
+def _watch(running: list[threading.Thread], deadline: float | None, stop: np.ndarray) -> bool:
+    """Wait for the workers as their watchdog, open to Ctrl-C: set ``stop`` once the clock
+    passes ``deadline``. Returns whether it did."""
+    timed_out = False
+    for thread in running:
+        while thread.is_alive():
+            wait = POLL_SECONDS
+            if deadline is not None:
+                wait = min(wait, deadline - time.perf_counter())
+                if wait <= 0:  # the workers stop at their next back-edge, barrier or group
+                    stop[0] = 1
+                    timed_out, deadline, wait = True, None, POLL_SECONDS
+            thread.join(wait)
+    return timed_out
+
+
 class Context(ctypes.Structure):
     """``abi.py``'s Context."""
 
@@ -170,24 +186,12 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
             stop[0] = 1  # the others stop at their next group or barrier
 
     started = time.perf_counter()
-    deadline = None if timeout is None else started + timeout
-    timed_out = False
     running = [threading.Thread(target=work, args=(worker,), name=f"shc-worker-{worker.index}", daemon=True)
                for worker in pool]
     try:
         for thread in running:
             thread.start()
-        for thread in running:  # the calling thread is the watchdog, and stays open to Ctrl-C
-            while thread.is_alive():
-                wait = POLL_SECONDS
-                if deadline is not None and not timed_out:
-                    left = deadline - time.perf_counter()
-                    if left <= 0:
-                        timed_out = True
-                        stop[0] = 1
-                    else:
-                        wait = min(wait, left)
-                thread.join(wait)
+        timed_out = _watch(running, None if timeout is None else started + timeout, stop)
     except KeyboardInterrupt:
         stop[0] = 1
         for thread in running:
