@@ -28,11 +28,10 @@ kernel cache filled by the cold run), with the import time separately (Python's 
 cached in both, as in an installed package). Targets (issue 6): faster than numpy at
 4096^2, within 4x of the bound, cold < 2 s, warm < 0.2 s. The contestants run in rounds
 (one of each per round, --repeat rounds after a warm-up round): times are the best
-round's, ratios the median of
-the ratios within a round (load from elsewhere on the machine that lasts a round skews them
-least), and below the table the ratios of the best times (bursts of load shorter than a
-round hit one contestant and not the other: the least disturbed run of each is then the
-fairer comparison).
+round's, ratios the median of the ratios within a round (load from elsewhere on the
+machine that lasts a round skews them least), and below the table the ratios of the best
+times (bursts of load shorter than a round hit one contestant and not the other: the
+least disturbed run of each is then the fairer comparison).
 """
 
 from __future__ import annotations
