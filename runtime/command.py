@@ -79,6 +79,15 @@ def run(file: str, groups: str, inputs, outputs, constants, entry: str, defines:
         if binding_category(binding.kind) != "buffer" or binding.count != 1:
             raise UsageError(f"--output {name}: give its initial contents with --input {name}=FILE.npy")
         arrays[name] = np.zeros(threads_total, dtype=binding.dtype)
+    for binding in kernel.bindings:
+        category = binding_category(binding.kind)
+        if binding.name not in arrays and category in ("buffer", "byte_address", "texture"):
+            name = binding.name
+            zeroed = ""
+            if category == "buffer" and binding.count == 1:
+                zeroed = f", or --output {name}=FILE.npy for a zeroed one"
+            raise UsageError(f"missing resource '{name}' ({binding.kind} at {binding.register}): "
+                             f"give it with --input {name}=FILE.npy{zeroed}")
     values = dict(arrays)
     values.update({name: parse_constant(text) for name, text in parse_pairs(constants, "--set").items()})
     result = kernel.dispatch(counts, timeout=timeout, threads=threads, **values)
