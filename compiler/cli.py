@@ -174,7 +174,7 @@ def back_end_text(module, emit: str, source: bool, diagnostics) -> str:
         from .backend.rdna2.listing import render_listing
 
         return render_listing(module, source=source, sources=diagnostics.sources).text
-    from .backend.llvm_check import cross_check
+    from .backend.amdgcn.check import cross_check
     from .diagnostics import Coord
 
     figures = cross_check(module)

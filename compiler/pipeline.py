@@ -29,7 +29,7 @@ from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
 from .frontend.sema import Program, check
 from .ir.core import Module
-from .ir.from_ast import lower
+from .ir.lower.from_ast import lower
 from .ir.verify import verify
 from .passes import Pass
 from .passes.constant_fold import ConstantFold

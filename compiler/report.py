@@ -16,12 +16,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from .backend.llvm_check import LlvmFailure, LlvmFigures, cross_check
+from .backend.amdgcn.check import LlvmFailure, LlvmFigures, cross_check
 from .backend.rdna2.listing import Listing, render_listing
 from .diagnostics import Diagnostics, display_path
 from .ir.core import Module
 from .pipeline import Options, compile_source
-from ..runtime.device import next_step_vgprs
+from .machine.rdna2 import next_step_vgprs
 
 
 @dataclass

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, HISTORY_SITES, STAT_COUNTERS, Status
+from ..compiler.machine.abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, HISTORY_SITES, STAT_COUNTERS, Status
 from .driver import ERR_DIVERGENT, ERR_MISMATCH, ERR_NONE, ERR_PARTIAL, ERR_STOPPED
 from .stats import DispatchStats
 

@@ -34,7 +34,7 @@ regions, so a kernel stuck in a barrier loop stops too.
 
 from __future__ import annotations
 
-from .abi import FRAME_BARRIER_ID, FRAME_GROUP_ID, FRAME_GROUP_SLOT, FRAME_RESUME, FRAME_WAVE_IN_GROUP, \
+from ..compiler.machine.abi import FRAME_BARRIER_ID, FRAME_GROUP_ID, FRAME_GROUP_SLOT, FRAME_RESUME, FRAME_WAVE_IN_GROUP, \
     FRAME_WORKER, Status
 
 ENTRY = "shc_run_groups"

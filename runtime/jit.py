@@ -102,7 +102,7 @@ def compile_object(llvm_ir: str, wave_entry: str = "shc_wave") -> bytes:
         machine = _target_machine()
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
-        from ..compiler.backend.host_jit import optimize
+        from ..compiler.backend.host.jit import optimize
 
         optimize(module, machine, OPT_LEVEL)  # the code generator's O2, vectorisers off
         return machine.emit_object(module)

@@ -311,7 +311,7 @@ def _front_and_middle(source: _Source, diagnostics: Diagnostics):
 
 def _build_host(module):
     try:
-        from ..compiler.backend.host import build_host_module
+        from ..compiler.backend.host.module import build_host_module
     except ImportError as failure:
         raise NotImplementedError("the host code generator (compiler/backend/host.py) is not available yet: "
                                   "kernels cannot run") from failure

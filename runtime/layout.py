@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.ir import lower_globals as G
+from ..compiler.ir.lower import globals as G
 
 
 class BindingError(TypeError):
@@ -177,7 +177,7 @@ def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str,
     instructions start at: a member none of them falls in is not required.
     """
     from ..compiler.diagnostics import Diagnostics
-    from ..compiler.ir.lower_scan import ProgramScan
+    from ..compiler.ir.lower.scan import ProgramScan
 
     laid_out = G.layout_globals(program, ProgramScan(program).used, Diagnostics())
     names = {binding.name for binding in bindings}

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from .abi import META_FIELDS, META_INTS, ResourceKind
+from ..compiler.machine.abi import META_FIELDS, META_INTS, ResourceKind
 from .layout import (BindingError, CBufferLayout, element_shape, from_memory, memory_type, numpy_dtype, pack_cbuffer,
                      to_memory, transposes)
 from .textures import Texture, base_kind, bind_texture, texel_dtype

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .abi import STAT_COUNTERS, STAT_NAMES
+from ..compiler.machine.abi import STAT_COUNTERS, STAT_NAMES
 
 # The instruction classes a user reads, in the order they are printed.
 CLASSES = ("valu", "salu", "lane_exchange", "lds", "vmem")

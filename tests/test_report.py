@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shc.runtime.device import next_step_vgprs, occupancy, vgprs_allocated
+from shc.compiler.machine.rdna2 import next_step_vgprs, occupancy, vgprs_allocated
 
 ROOT = Path(__file__).resolve().parent.parent
 SHC = [sys.executable, "-m", "shc.compiler.cli"]

@@ -92,7 +92,7 @@ class Op(Enum):
     QUAD_READ = "quad_read"  # attrs: lanes (quad_perm pattern), e.g. across_x = [1, 0, 3, 2]
     QUAD_READ_LANE_AT = "quad_read_lane_at"
     NON_UNIFORM = "non_uniform"  # NonUniformResourceIndex marker
-    # RDNA2 lane-exchange primitives, after lowering. runtime/wavemodel.py defines their
+    # RDNA2 lane-exchange primitives, after lowering. compiler/machine/wavemodel.py defines their
     # semantics; operands and attributes (T is the value type, masks are uint for wave32
     # and uint64_t for wave64):
     #   dpp16 T %src, %old {ctrl="quad_perm:[1,0,3,2]", row_mask=15, bank_mask=15, bound_ctrl=false}

@@ -1,6 +1,6 @@
 """Wave-op lowering: every HLSL wave intrinsic becomes RDNA2 lane-exchange primitives.
 
-DESIGN.md section 2 is the table; ``runtime/wavemodel_ladders.py`` is the executable
+DESIGN.md section 2 is the table; ``compiler/machine/ladders.py`` is the executable
 specification of each sequence, and ``wave_ladders.py`` builds them as IR. What
 this file decides is *which* sequence an op gets:
 

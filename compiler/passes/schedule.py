@@ -31,7 +31,7 @@ from . import Pass
 from .liveness import RegisterDemand, analyze, fresh_uniformity
 from ..ir.core import Block, Inst, Module
 from ..ir.ops import LOADS, SIDE_EFFECTS, Op
-from ...runtime import device
+from ..machine import rdna2 as device
 
 # The allocator lands a few VGPRs above the IR-level peak (tuples, copies); a schedule
 # must fit the next occupancy step by this much to be worth its latency.

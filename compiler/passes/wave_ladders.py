@@ -1,6 +1,6 @@
 """The RDNA2 instruction sequences that ``lower-wave-ops`` emits, one function per form.
 
-Each function mirrors a reference lowering in ``runtime/wavemodel_ladders.py`` (the
+Each function mirrors a reference lowering in ``compiler/machine/ladders.py`` (the
 executable specification) and builds it as IR with the lane-exchange primitives
 whose operands and attributes ``compiler/ir/ops.py`` documents. A ``Builder``
 inserts the new instructions just before the wave op being replaced and gives

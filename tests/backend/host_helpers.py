@@ -2,7 +2,7 @@
 interpreter, wave32 and wave64.
 
 A small local harness JITs a kernel (``host_jit.jit``: llvmlite's MCJIT, the new
-pass manager at O2), binds NumPy arrays to its resource slots the way runtime/abi.py describes,
+pass manager at O2), binds NumPy arrays to its resource slots the way compiler/machine/abi.py describes,
 and runs one group: every wave up to a barrier, then all of them past it, until
 each is done. Expected results come from ``interpret.run_wave`` run wave after
 wave on the same inputs (kernels whose waves do not talk to each other), or from
@@ -22,12 +22,12 @@ import pytest
 
 pytest.importorskip("llvmlite.binding")
 
-from shc.compiler.backend.host import META_ARRAY_COUNT, build_host_module  # noqa: E402
-from shc.compiler.backend.host_jit import jit  # noqa: E402
+from shc.compiler.backend.host.module import META_ARRAY_COUNT, build_host_module  # noqa: E402
+from shc.compiler.backend.host.jit import jit  # noqa: E402
 from shc.compiler.diagnostics import Diagnostics  # noqa: E402
-from shc.compiler.ir.interpret import run_wave  # noqa: E402
+from shc.compiler.ir.interpret.run import run_wave  # noqa: E402
 from shc.compiler.pipeline import Options, compile_source  # noqa: E402
-from shc.runtime.abi import HISTORY_SITES, META_INTS, STAT_COUNTERS, STAT_NAMES, ResourceKind, Status  # noqa: E402
+from shc.compiler.machine.abi import HISTORY_SITES, META_INTS, STAT_COUNTERS, STAT_NAMES, ResourceKind, Status  # noqa: E402
 
 WAVE_SIZES = (32, 64)
 

@@ -1,7 +1,7 @@
 """The amdgcn back end and the LLVM cross-check: shc's IR as LLVM IR, compiled by LLVM's
 AMDGPU backend (gfx1030) in a child process.
 
-Every LLVM compile here goes through ``llvm_check`` (a subprocess): the LLVM that
+Every LLVM compile here goes through ``amdgcn.check`` (a subprocess): the LLVM that
 llvmlite ships aborts on bad input, and these tests must survive it.
 """
 
@@ -16,15 +16,15 @@ from textwrap import dedent
 
 import pytest
 
-from shc.compiler.backend.amdgcn import DATA_LAYOUT, AmdgcnError, to_llvm_ir
-from shc.compiler.backend.amdgcn_wave import dpp_control
-from shc.compiler.backend.llvm_check import LlvmFailure, compile_llvm_ir, cross_check, parse_figures
+from shc.compiler.backend.amdgcn.module import DATA_LAYOUT, AmdgcnError, to_llvm_ir
+from shc.compiler.backend.amdgcn.wave import dpp_control
+from shc.compiler.backend.amdgcn.check import LlvmFailure, compile_llvm_ir, cross_check, parse_figures
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.reader import read_module
 from shc.compiler.passes.liveness import Liveness
 from shc.compiler.passes.uniformity import Uniformity
 from shc.compiler.pipeline import Options, compile_file, compile_source
-from shc.runtime.device import occupancy
+from shc.compiler.machine.rdna2 import occupancy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = sorted(glob.glob(os.path.join(ROOT, "samples", "*.hlsl")))

@@ -177,7 +177,7 @@ def test_texture3d_sample_level(wave_size, filter, address):
     (VOLUME, {"tex": np.zeros((2, 2, 2, 4), np.float32)}),
 ])
 def test_interpreter_reports_sampling_as_unsupported(source, buffers):
-    from shc.compiler.ir.interpret import InterpretError, run_wave
+    from shc.compiler.ir.interpret.run import InterpretError, run_wave
     from shc.compiler.ir.reader import read_module
     kernel = shc.compile(source)
     inputs = {"dirs": np.zeros((64, 3), np.float32), "uvw": np.zeros((64, 3), np.float32),

@@ -16,9 +16,9 @@ import pytest
 
 pytest.importorskip("llvmlite.binding")
 
-from shc.compiler.backend.host import build_host_module  # noqa: E402
+from shc.compiler.backend.host.module import build_host_module  # noqa: E402
 from shc.compiler.ir.reader import read_module  # noqa: E402
-from shc.runtime.abi import Status  # noqa: E402
+from shc.compiler.machine.abi import Status  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
 from host_helpers import WAVE_SIZES, Group, assert_same, compile_hlsl, run_both  # noqa: E402

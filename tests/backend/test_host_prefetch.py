@@ -1,4 +1,4 @@
-"""The texture prefetcher's prediction (host_prefetch.py), run on its own.
+"""The texture prefetcher's prediction (host/prefetch.py), run on its own.
 
 A load helper with prefetching is compiled with ``llvm.prefetch`` replaced by a call that
 records its address, and called through a small wrapper with chosen lane offsets, active
@@ -13,9 +13,9 @@ import ctypes
 import numpy as np
 import pytest
 
-from shc.compiler.backend.host_ir import Builder
-from shc.compiler.backend.host_jit import _llvm, target_machine
-from shc.compiler.backend.host_memory import _words_helper
+from shc.compiler.backend.host.llvm_text import Builder
+from shc.compiler.backend.host.jit import _llvm, target_machine
+from shc.compiler.backend.host.memory import _words_helper
 
 WIDTH = 32
 RECORD = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, ctypes.c_int32)

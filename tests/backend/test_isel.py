@@ -342,7 +342,7 @@ def run_both(source: str, wave: int, buffers: dict, cbuffers: dict | None = None
     import numpy as np
 
     from shc.compiler.backend.rdna2.simulate import simulate
-    from shc.compiler.ir.interpret import run_wave
+    from shc.compiler.ir.interpret.run import run_wave
 
     module = module_of(source, wave)
     reference = run_wave(module, buffers=buffers, cbuffers={k: bytes(v) for k, v in (cbuffers or {}).items()})
@@ -417,7 +417,7 @@ def test_spd_listing_matches_the_interpreter_for_one_wave(wave, mips):
     import numpy as np
 
     from shc.compiler.backend.rdna2.simulate import simulate
-    from shc.compiler.ir.interpret import run_wave
+    from shc.compiler.ir.interpret.run import run_wave
 
     module = compile_file("samples/spd.hlsl", Options(wave_size=wave), Diagnostics())
     rng = np.random.default_rng(mips)
@@ -464,7 +464,7 @@ def test_sample_listings_match_the_interpreter(path, wave):
     import numpy as np
 
     from shc.compiler.backend.rdna2.simulate import simulate
-    from shc.compiler.ir.interpret import run_wave
+    from shc.compiler.ir.interpret.run import run_wave
 
     module = compile_file(path, Options(wave_size=wave), Diagnostics())
     buffers, cbuffers = _sample_resources(np.random.default_rng(5))[path]

@@ -6,8 +6,8 @@ from textwrap import dedent
 
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.frontend import hlsl_types as T
-from shc.compiler.ir.from_ast import lower
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.lower.from_ast import lower
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.verify import verify

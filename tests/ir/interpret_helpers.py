@@ -5,7 +5,7 @@ from textwrap import dedent
 
 import numpy as np
 
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.reader import read_module
 from shc.compiler.ir.verify import verify
 

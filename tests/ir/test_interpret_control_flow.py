@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from shc.compiler.ir.interpret import InterpretError
+from shc.compiler.ir.interpret.run import InterpretError
 
 sys.path.insert(0, os.path.dirname(__file__))
 from interpret_helpers import WAVE_SIZES, run, without  # noqa: E402

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.verify import verify
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -21,7 +21,7 @@ from interpret_helpers import WAVE_SIZES  # noqa: E402
 
 def compile_hlsl(text: str, wave_size: int, lower_waves: bool = False):
     from shc.compiler.diagnostics import Diagnostics
-    from shc.compiler.ir.from_ast import lower
+    from shc.compiler.ir.lower.from_ast import lower
     from shc.compiler.pipeline import Options, check_source
 
     diagnostics = Diagnostics()
@@ -132,7 +132,7 @@ def test_spd_sample_first_wave_writes_true_mip1_and_mip2_texels(wave_size, lower
     from pathlib import Path
 
     from shc.compiler.diagnostics import Diagnostics
-    from shc.compiler.ir.from_ast import lower
+    from shc.compiler.ir.lower.from_ast import lower
     from shc.compiler.pipeline import Options, check_source
 
     root = Path(__file__).resolve().parents[2]

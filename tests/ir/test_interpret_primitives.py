@@ -1,5 +1,5 @@
 """The IR interpreter, lane-exchange primitives (DPP, permlane, ds_swizzle, ds_bpermute,
-readlane/writelane, WWM) against the NumPy models of runtime/wavemodel.py."""
+readlane/writelane, WWM) against the NumPy models of compiler/machine/wavemodel.py."""
 
 import os
 import sys
@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from shc.compiler.ir.interpret import run_wave
-from shc.runtime import wavemodel as wm
+from shc.compiler.ir.interpret.run import run_wave
+from shc.compiler.machine import wavemodel as wm
 
 sys.path.insert(0, os.path.dirname(__file__))
 from interpret_helpers import WAVE_SIZES, exec_masks, intrinsic_kernel, module_of, without  # noqa: E402
@@ -117,7 +117,7 @@ def test_readlane_is_uniform_even_on_inactive_lanes():
     assert (register == values[7]).all()
 
 
-# The reduction ladder of wavemodel_ladders.reduce_via_dpp (wave32), written as lowered IR.
+# The reduction ladder of machine.ladders.reduce_via_dpp (wave32), written as lowered IR.
 REDUCE_LADDER = """
   %5 = const int {value=0}
   %10 = set_inactive int %1, %5 {wwm=true}

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.verify import verify
-from shc.runtime import wavemodel as wm
+from shc.compiler.machine import wavemodel as wm
 
 sys.path.insert(0, os.path.dirname(__file__))
 from interpret_helpers import WAVE_SIZES, exec_masks, intrinsic_kernel, module_of  # noqa: E402

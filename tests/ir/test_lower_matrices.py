@@ -13,8 +13,8 @@ from shc.compiler.backend.rdna2.isel import select
 from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.backend.rdna2.simulate import simulate
 from shc.compiler.diagnostics import Diagnostics
-from shc.compiler.ir.from_ast import Lowerer, lower
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.lower.from_ast import Lowerer, lower
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.ops import Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.pipeline import Options, check_source, compile_source

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from shc.compiler.diagnostics import Diagnostics
-from shc.compiler.ir.from_ast import lower
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.lower.from_ast import lower
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.printer import print_module
 from shc.compiler.pipeline import Options, check_source, compile_file
 from shc.compiler.report import build_report

@@ -11,7 +11,7 @@ from shc.compiler.ir.verify import verify
 from shc.compiler.passes.dead_code import DeadCode
 from shc.compiler.passes.dpp_combine import DppCombine
 from shc.compiler.passes.lower_wave_ops import LowerWaveOps
-from shc.runtime import wavemodel as wm
+from shc.compiler.machine import wavemodel as wm
 
 
 def run(text, passes=(DppCombine(), DeadCode())):

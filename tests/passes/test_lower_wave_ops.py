@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from shc.compiler.ir.core import Module
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.ops import LANE_EXCHANGE, WAVE_OPS, Op
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.reader import read_module
@@ -22,7 +22,7 @@ from shc.compiler.ir.verify import verify
 from shc.compiler.passes.dead_code import DeadCode
 from shc.compiler.passes.dpp_combine import DppCombine
 from shc.compiler.passes.lower_wave_ops import LowerWaveOps
-from shc.runtime import wavemodel as wm
+from shc.compiler.machine import wavemodel as wm
 
 WAVE_SIZES = (32, 64)
 DTYPES = {"bool": np.bool_, "int": np.int32, "uint": np.uint32, "float": np.float32, "half": np.float16}

@@ -6,14 +6,14 @@ from textwrap import dedent
 import numpy as np
 
 from shc.compiler.diagnostics import Diagnostics
-from shc.compiler.ir.interpret import run_wave
+from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.reader import read_module
 from shc.compiler.passes.liveness import Liveness
 from shc.compiler.passes.schedule import ALLOCATION_SLACK, Schedule, _predecessors
 from shc.compiler.pipeline import Options, check_source, lower_program, middle_end_passes, run_passes
 
-from shc.runtime.device import occupancy
+from shc.compiler.machine.rdna2 import occupancy
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""Hand-written shc_wave functions that follow runtime/abi.py: the runtime tested without the code generator."""
+"""Hand-written shc_wave functions that follow compiler/machine/abi.py: the runtime tested without the code generator."""
 from shc.compiler.frontend import hlsl_types as T
 from shc.runtime import jit
 from shc.runtime.kernel import BindingInfo, Kernel, KernelInfo

@@ -1,4 +1,4 @@
-"""Every wave intrinsic, compiled and run by the JIT, against the NumPy model (runtime/wavemodel.py).
+"""Every wave intrinsic, compiled and run by the JIT, against the NumPy model (compiler/machine/wavemodel.py).
 
 Each kernel evaluates one intrinsic three times, in wave32 and wave64:
 
@@ -24,7 +24,7 @@ import pytest
 
 import shc
 from shc.runtime import jit
-from shc.runtime import wavemodel as wm
+from shc.compiler.machine import wavemodel as wm
 
 sys.path.insert(0, os.path.dirname(__file__))
 

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from shc.runtime.device import RDNA2, next_step_vgprs, occupancy, vgprs_allocated
+from shc.compiler.machine.rdna2 import RDNA2, next_step_vgprs, occupancy, vgprs_allocated
 
 
 def test_allocation_granule_is_16_in_wave32_and_8_in_wave64():

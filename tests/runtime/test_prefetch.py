@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import shc
-from shc.compiler.backend.host import build_host_module
+from shc.compiler.backend.host.module import build_host_module
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.pipeline import Options, compile_source
 
@@ -116,7 +116,7 @@ void main(uint3 id : SV_DispatchThreadID)
 @pytest.mark.parametrize("wave_size", [32, 64])
 def test_sites_past_the_history_still_read_right(wave_size):
     # HISTORY_SITES texture accesses have history words; the ones after them do not prefetch
-    from shc.runtime.abi import HISTORY_SITES
+    from shc.compiler.machine.abi import HISTORY_SITES
 
     text = _host_ir(_many_sites(HISTORY_SITES + 2))
     kernel_text = text[text.index("define i32 @shc_wave"):]  # the calls of the kernel, not of the helpers

@@ -17,7 +17,7 @@ import shc
 from shc.compiler.frontend import hlsl_types as T
 from shc.runtime import jit
 from shc.runtime import kernel as kernel_module
-from shc.runtime.abi import META_FIELDS, META_INTS, ResourceKind
+from shc.compiler.machine.abi import META_FIELDS, META_INTS, ResourceKind
 from shc.runtime.layout import BindingError, numpy_dtype
 from shc.runtime.resources import Sampler, bind
 from shc.runtime.textures import bind_texture

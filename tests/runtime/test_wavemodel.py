@@ -1,7 +1,7 @@
 """Tests of the RDNA2 lane-exchange model and of the reference wave-op lowerings.
 
 Hand-checked cases pin each primitive's hardware rule; property tests show every
-composition in ``wavemodel_ladders`` equals the intrinsic model on defined lanes,
+composition in ``machine.ladders`` equals the intrinsic model on defined lanes,
 in wave32 and wave64, for integer and float data and all kinds of exec masks.
 """
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from shc.runtime import wavemodel as wm
-from shc.runtime import wavemodel_ladders as ladders
+from shc.compiler.machine import wavemodel as wm
+from shc.compiler.machine import ladders
 
 OLD = -1  # a marker for "the destination kept its previous value"
 

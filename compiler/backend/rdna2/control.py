@@ -493,7 +493,7 @@ class ControlFlow:
         if not region.divergent:
             selector = self.to_sgpr(selector) if self.is_vgpr(selector) else selector
             for value, target in cases:
-                self.salu("s_cmp_eq_u32", [], [selector, self.immediate(value, _uint())])
+                self.salu("s_cmp_eq_u32", [], [selector, self.immediate(value, T.UINT)])
                 self.branch("s_cbranch_scc1", self.label(target))
             if not self.is_next(block, default):
                 self.branch("s_branch", self.label(default))
@@ -504,7 +504,7 @@ class ControlFlow:
         any_case = None
         for value, target in cases:
             hit = self.mask_reg(f"case {value}")
-            self.valu("v_cmp_eq_u32", [hit], [self.immediate(value, _uint()), selector])
+            self.valu("v_cmp_eq_u32", [hit], [self.immediate(value, T.UINT), selector])
             if target in region.case_masks:
                 merged = self.mask_reg()
                 self.emit(f"s_or_{self.b}", [merged], [region.case_masks[target], hit])
@@ -594,9 +594,3 @@ class ControlFlow:
                 self.salu(f"s_mov_{self.b}", [dst], [src])
             else:
                 self.move(dst, src, target.bank)
-
-
-def _uint():
-    from ...frontend import hlsl_types as T
-
-    return T.UINT

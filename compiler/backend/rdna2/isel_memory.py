@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ...frontend import hlsl_types as T
 from ...ir.core import Binding, Inst
-from ...ir.lower_globals import tight_size
+from ...ir.lower.globals import tight_size
 from ...ir.ops import Op
 from .isel_tables import BUFFER_ATOMIC, DWORDS, LDS_ATOMIC, LDS_BITS, SMEM_DWORDS
 from .isel_values import components, element, is_packed

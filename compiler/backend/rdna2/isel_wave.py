@@ -1,6 +1,6 @@
 """Selection of thread inputs and the RDNA2 lane-exchange primitives.
 
-The primitives are the ones ``runtime/wavemodel.py`` defines and the listing prints
+The primitives are the ones ``compiler/machine/wavemodel.py`` defines and the listing prints
 one to one: DPP16/DPP8 moves (or, after DPP combining, a VALU op reading operand 0
 through DPP: ``v_add_f32_dpp v1, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf``),
 ``v_permlanex16_b32`` with its lane selects in two SGPRs, ``ds_swizzle_b32``,

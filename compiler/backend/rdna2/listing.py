@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ...diagnostics import SourceCache, display_path
 from ...ir.core import Module
-from ....runtime import device
+from ...machine import rdna2 as device
 from .isel import Selector
 from .machine import MFunction, MInst
 from .regalloc import Allocation, allocate

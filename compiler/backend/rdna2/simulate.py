@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...ir.core import Module
-from ...ir.lower_globals import tight_size
+from ...ir.lower.globals import tight_size
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
 
 

@@ -1,0 +1,291 @@
+"""amdgcn handlers for ``math {fn=...}`` (HLSL's names) and ``bits {fn=...}``.
+
+Transcendentals use LLVM's intrinsics with ``afn``, which the AMDGPU backend turns
+into the hardware's approximations (``v_sqrt_f32``, ``v_rsq_f32``, ``v_exp_f32``,
+``v_sin_f32``...), as a D3D driver does; ``pow`` is ``exp2(y * log2(x))`` as DXC
+writes it. The inverse trigonometric and hyperbolic functions have no hardware
+instruction: they are the usual short polynomial / exponential expansions, close
+in cost to what DXC emits.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...frontend import hlsl_types as T
+from .builder import FLOAT_FLAGS
+from .values import AmdgcnError, components, element_of, intrinsic_suffix, llvm_type, with_count
+
+_AFN = "afn"
+
+
+class _Math:
+    """Float helpers over one LLVM type (scalar or vector), for the expansions below."""
+
+    def __init__(self, k, t: T.Type):
+        self.k, self.t, self.llvm = k, t, llvm_type(t)
+
+    def const(self, value) -> str:
+        return self.k.literal(value, self.t)
+
+    def op(self, opcode: str, a: str, b: str) -> str:
+        return self.k.assign(f"{opcode} {FLOAT_FLAGS} {self.llvm} {a}, {b}")
+
+    def add(self, a, b):
+        return self.op("fadd", a, b)
+
+    def sub(self, a, b):
+        return self.op("fsub", a, b)
+
+    def mul(self, a, b):
+        return self.op("fmul", a, b)
+
+    def div(self, a, b):
+        return self.op("fdiv", a, b)
+
+    def call(self, name: str, *args: str) -> str:
+        return self.k.intrinsic(name, self.llvm, list(args), flags=_AFN)
+
+    def select(self, condition: str, a: str, b: str) -> str:
+        count = components(self.t)
+        cond_type = "i1" if count == 1 else f"<{count} x i1>"
+        return self.k.assign(f"select {cond_type} {condition}, {self.llvm} {a}, {self.llvm} {b}")
+
+    def compare(self, predicate: str, a: str, b: str) -> str:
+        return self.k.assign(f"fcmp {predicate} {self.llvm} {a}, {b}")
+
+    def poly(self, x: str, coefficients: list[float]) -> str:
+        """``c0 + x * (c1 + x * (c2 + ...))`` (Horner)."""
+        result = self.const(coefficients[-1])
+        for coefficient in reversed(coefficients[:-1]):
+            result = self.add(self.mul(result, x), self.const(coefficient))
+        return result
+
+    def exp(self, x):
+        return self.call("exp2", self.mul(x, self.const(1.0 / math.log(2.0))))
+
+    def atan_unit(self, x):
+        """atan on [-1, 1] (a 9th-order minimax odd polynomial)."""
+        square = self.mul(x, x)
+        return self.mul(x, self.poly(square, [0.99997726, -0.33262347, 0.19354346, -0.11643287,
+                                              0.05265332, -0.01172120]))
+
+    def atan(self, x):
+        magnitude = self.call("fabs", x)
+        large = self.compare("ogt", magnitude, self.const(1.0))
+        reduced = self.select(large, self.div(self.const(1.0), x), x)
+        core = self.atan_unit(reduced)
+        sign = self.call("copysign", self.const(math.pi / 2), x)
+        return self.select(large, self.sub(sign, core), core)
+
+    def acos(self, x):
+        """``sqrt(1 - |x|) * poly(|x|)``, mirrored for negative x (Abramowitz-Stegun 4.4.45)."""
+        magnitude = self.call("fabs", x)
+        root = self.call("sqrt", self.sub(self.const(1.0), magnitude))
+        positive = self.mul(root, self.poly(magnitude, [1.5707288, -0.2121144, 0.0742610, -0.0187293]))
+        negative = self.compare("olt", x, self.const(0.0))
+        return self.select(negative, self.sub(self.const(math.pi), positive), positive)
+
+
+def _float_args(k, inst, target: T.Type) -> list[str]:
+    return [k.arg_as(inst, index, target) for index in range(len(inst.operands))]
+
+
+def _elementwise(k, inst, body):
+    """``body(m, *args)`` with every operand converted to the result type."""
+    return body(_Math(k, inst.type), *_float_args(k, inst, inst.type))
+
+
+def _on_operand_type(k, inst, body):
+    """``body(m, *args)`` in the first operand's component count, result element."""
+    operand_type = with_count(inst.type, components(inst.operands[0].type))
+    return body(_Math(k, operand_type), *_float_args(k, inst, operand_type))
+
+
+def _length(m, v):
+    parts = m.k.parts(v, m.t)
+    element = _Math(m.k, element_of(m.t))
+    total = element.mul(parts[0], parts[0])
+    for part in parts[1:]:
+        total = element.add(total, element.mul(part, part))
+    return element.call("sqrt", total)
+
+
+def _normalize(m, v):
+    length = _length(m, v)
+    element = _Math(m.k, element_of(m.t))
+    inverse = element.div(element.const(1.0), length)
+    return m.mul(v, m.k.splat(inverse, llvm_type(element_of(m.t)), components(m.t)))
+
+
+def _cross(m, a, b):
+    x = m.k.parts(a, m.t)
+    y = m.k.parts(b, m.t)
+    element = _Math(m.k, element_of(m.t))
+    parts = [element.sub(element.mul(x[1], y[2]), element.mul(x[2], y[1])),
+             element.sub(element.mul(x[2], y[0]), element.mul(x[0], y[2])),
+             element.sub(element.mul(x[0], y[1]), element.mul(x[1], y[0]))]
+    return m.k.build(parts, llvm_type(element_of(m.t)))
+
+
+def _smoothstep(m, lo, hi, x):
+    t = m.div(m.sub(x, lo), m.sub(hi, lo))
+    t = m.call("minnum", m.call("maxnum", t, m.const(0.0)), m.const(1.0))
+    return m.mul(m.mul(t, t), m.sub(m.const(3.0), m.mul(m.const(2.0), t)))
+
+
+def _atan2(m, y, x):
+    ratio = m.div(y, x)
+    base = m.atan(ratio)
+    negative_x = m.compare("olt", x, m.const(0.0))
+    turn = m.call("copysign", m.const(math.pi), y)
+    return m.select(negative_x, m.add(base, turn), base)
+
+
+_FLOAT_FUNCTIONS = {
+    "sqrt": lambda m, x: m.call("sqrt", x),
+    "rsqrt": lambda m, x: m.div(m.const(1.0), m.call("sqrt", x)),
+    "rcp": lambda m, x: m.div(m.const(1.0), x),
+    "exp": lambda m, x: m.exp(x),
+    "exp2": lambda m, x: m.call("exp2", x),
+    "log": lambda m, x: m.mul(m.call("log2", x), m.const(math.log(2.0))),
+    "log2": lambda m, x: m.call("log2", x),
+    "log10": lambda m, x: m.mul(m.call("log2", x), m.const(math.log10(2.0))),
+    "pow": lambda m, x, y: m.call("exp2", m.mul(y, m.call("log2", x))),
+    "floor": lambda m, x: m.call("floor", x),
+    "ceil": lambda m, x: m.call("ceil", x),
+    "frac": lambda m, x: m.sub(x, m.call("floor", x)),
+    "round": lambda m, x: m.call("rint", x),
+    "trunc": lambda m, x: m.call("trunc", x),
+    "sin": lambda m, x: m.call("sin", x),
+    "cos": lambda m, x: m.call("cos", x),
+    "tan": lambda m, x: m.div(m.call("sin", x), m.call("cos", x)),
+    "asin": lambda m, x: m.sub(m.const(math.pi / 2), m.acos(x)),
+    "acos": lambda m, x: m.acos(x),
+    "atan": lambda m, x: m.atan(x),
+    "atan2": _atan2,
+    "sinh": lambda m, x: m.mul(m.sub(m.exp(x), m.exp(m.k.assign(f"fneg {m.llvm} {x}"))), m.const(0.5)),
+    "cosh": lambda m, x: m.mul(m.add(m.exp(x), m.exp(m.k.assign(f"fneg {m.llvm} {x}"))), m.const(0.5)),
+    "tanh": lambda m, x: m.sub(m.const(1.0), m.div(m.const(2.0),
+                                                  m.add(m.exp(m.add(x, x)), m.const(1.0)))),
+    "saturate": lambda m, x: m.call("minnum", m.call("maxnum", x, m.const(0.0)), m.const(1.0)),
+    "lerp": lambda m, a, b, s: m.add(a, m.mul(s, m.sub(b, a))),
+    "clamp": lambda m, x, lo, hi: m.call("minnum", m.call("maxnum", x, lo), hi),
+    "step": lambda m, edge, x: m.select(m.compare("oge", x, edge), m.const(1.0), m.const(0.0)),
+    "smoothstep": _smoothstep,
+    "mad": lambda m, a, b, c: m.add(m.mul(a, b), c),
+    "fmod": lambda m, a, b: m.sub(a, m.mul(b, m.call("trunc", m.div(a, b)))),
+    "ldexp": lambda m, x, e: m.mul(x, m.call("exp2", e)),
+    "degrees": lambda m, x: m.mul(x, m.const(180.0 / math.pi)),
+    "radians": lambda m, x: m.mul(x, m.const(math.pi / 180.0)),
+    "normalize": _normalize,
+    "cross": _cross,
+}
+_FLOAT_REDUCTIONS = {
+    "length": lambda m, v: _length(m, v),
+    "distance": lambda m, a, b: _length(m, m.sub(a, b)),
+}
+
+
+def _integer_function(k, inst, name: str):
+    llvm = llvm_type(inst.type)
+    args = _float_args(k, inst, inst.type)
+    signed = element_of(inst.type).kind == "int"
+    lowest, highest = ("smin", "smax") if signed else ("umin", "umax")
+    if name == "clamp":
+        return k.intrinsic(lowest, llvm, [k.intrinsic(highest, llvm, [args[0], args[1]]), args[2]])
+    if name == "mad":
+        return k.assign(f"add {llvm} {k.assign(f'mul {llvm} {args[0]}, {args[1]}')}, {args[2]}")
+    if name == "saturate":
+        return args[0]
+    raise AmdgcnError(f"math function {name!r} on {inst.type}")
+
+
+def _classify(k, inst, name: str):
+    """sign, isnan, isinf, isfinite, all, any: computed on the operand, result type differs."""
+    operand = inst.operands[0]
+    value = k.arg(inst, 0)
+    llvm = llvm_type(operand.type)
+    element = element_of(operand.type)
+    count = components(operand.type)
+    bools = T.vector(T.BOOL, count)
+    if name in ("all", "any"):
+        nonzero = k.convert(value, operand.type, bools)
+        if count > 1:
+            reduce = "and" if name == "all" else "or"
+            nonzero = k.call("i1", f"llvm.vector.reduce.{reduce}.v{count}i1", [(f"<{count} x i1>", nonzero)])
+        return k.convert(nonzero, T.BOOL, inst.type)
+    if name == "sign":
+        zero = k.zero(operand.type)
+        compare = "fcmp" if element.kind == "float" else "icmp"
+        greater, less = ("ogt", "olt") if element.kind == "float" else ("sgt", "slt")
+        if element.kind == "uint":
+            greater, less = "ugt", "ult"
+        positive = k.convert(k.assign(f"{compare} {greater} {llvm} {value}, {zero}"), bools, inst.type)
+        negative = k.convert(k.assign(f"{compare} {less} {llvm} {value}, {zero}"), bools, inst.type)
+        return k.assign(f"sub {llvm_type(inst.type)} {positive}, {negative}")
+    if element.kind != "float":
+        truth = {"isnan": "false", "isinf": "false", "isfinite": "true"}[name]
+        return k.convert(k.literal(truth == "true", bools), bools, inst.type)
+    if name == "isnan":
+        result = k.assign(f"fcmp uno {llvm} {value}, {value}")
+    else:
+        magnitude = k.intrinsic("fabs", llvm, [value])
+        infinity = k.literal(float("inf"), operand.type)
+        result = k.assign(f"fcmp {'oeq' if name == 'isinf' else 'olt'} {llvm} {magnitude}, {infinity}")
+    return k.convert(result, bools, inst.type)
+
+
+def math_function(k, inst):
+    name = inst.attrs.get("fn")
+    if name in ("sign", "isnan", "isinf", "isfinite", "all", "any"):
+        return _classify(k, inst, name)
+    if element_of(inst.type).kind != "float":
+        return _integer_function(k, inst, name)
+    if name in _FLOAT_REDUCTIONS:
+        return _on_operand_type(k, inst, _FLOAT_REDUCTIONS[name])
+    if name not in _FLOAT_FUNCTIONS:
+        raise AmdgcnError(f"math function {name!r} has no amdgcn lowering")
+    return _elementwise(k, inst, _FLOAT_FUNCTIONS[name])
+
+
+def bit_function(k, inst):
+    name = inst.attrs.get("fn")
+    operand = inst.operands[0]
+    llvm = llvm_type(operand.type)
+    value = k.arg(inst, 0)
+    element = element_of(operand.type)
+    bits = element.bits
+    suffix = intrinsic_suffix(llvm)
+    if name == "countbits":
+        result = k.intrinsic("ctpop", llvm, [value])
+    elif name == "reversebits":
+        result = k.intrinsic("bitreverse", llvm, [value])
+    elif name in ("firstbitlow", "firstbithigh"):
+        source = value
+        if name == "firstbithigh" and element.kind == "int":  # negative: the first bit that differs from the sign
+            negative = k.assign(f"icmp slt {llvm} {value}, {k.zero(operand.type)}")
+            flipped = k.assign(f"xor {llvm} {value}, {k.literal(-1, operand.type)}")
+            source = k.assign(f"select {_bools(operand.type)} {negative}, {llvm} {flipped}, {llvm} {value}")
+        if name == "firstbitlow":
+            found = k.call(llvm, f"llvm.cttz.{suffix}", [(llvm, source), ("i1", "true")])
+        else:
+            leading = k.call(llvm, f"llvm.ctlz.{suffix}", [(llvm, source), ("i1", "true")])
+            found = k.assign(f"sub {llvm} {k.literal(bits - 1, operand.type)}, {leading}")
+        empty = k.assign(f"icmp eq {llvm} {source}, {k.zero(operand.type)}")
+        result = k.assign(f"select {_bools(operand.type)} {empty}, {llvm} {k.literal(-1, operand.type)}, "
+                          f"{llvm} {found}")
+    else:
+        raise AmdgcnError(f"bits function {name!r} has no amdgcn lowering")
+    target_bits = element_of(inst.type).bits
+    if target_bits != bits:  # a 16- or 64-bit operand's count in a uint: zero-extend or truncate
+        resized = with_count(T.scalar_of("uint", target_bits), components(operand.type))
+        opcode = "zext" if target_bits > bits else "trunc"
+        result = k.assign(f"{opcode} {llvm} {result} to {llvm_type(resized)}")
+        return k.convert(result, resized, inst.type)
+    return k.convert(result, operand.type, inst.type)
+
+
+def _bools(t: T.Type) -> str:
+    count = components(t)
+    return "i1" if count == 1 else f"<{count} x i1>"

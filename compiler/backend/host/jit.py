@@ -1,0 +1,78 @@
+"""Machine code for a ``HostKernel`` on this host: llvmlite's MCJIT and the new pass manager.
+
+    from shc.compiler.backend.host.jit import jit
+    compiled = jit(build_host_module(module))
+    status = compiled.function(ctypes.addressof(context), frame.ctypes.data)   # compiler/machine/abi.py
+
+The pipeline is LLVM's O2 through ``PassBuilder`` with loop and SLP vectorisation
+off: the kernel is vector code already (one ``<W x T>`` per value), and the
+vectorisers only cost compile time on it. ``compiled.seconds`` is the wall time
+of parse + optimise + code generation (SPD: about 0.6 s of CPU for wave32 and 1 s
+for wave64 on the reference machine).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .module import HostKernel
+
+WAVE_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+_INITIALISED = False
+
+
+def _llvm():
+    global _INITIALISED
+    import llvmlite.binding as llvm
+    if not _INITIALISED:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        _INITIALISED = True
+    return llvm
+
+
+def target_machine(opt: int = 2):
+    """A machine for this host's CPU and features (MCJIT takes ownership of the one it gets)."""
+    llvm = _llvm()
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=opt)
+
+
+@dataclass
+class CompiledKernel:
+    kernel: HostKernel
+    engine: Any  # the ExecutionEngine: keep it alive as long as ``function`` is called
+    address: int
+    function: Callable[[int, int], int]
+    seconds: float
+    machine_code: str = field(default="", repr=False)
+
+
+def optimize(module, machine, speed_level: int = 2) -> None:
+    llvm = _llvm()
+    tuning = llvm.create_pipeline_tuning_options(speed_level=speed_level)
+    tuning.loop_vectorization = False
+    tuning.slp_vectorization = False
+    builder = llvm.create_pass_builder(machine, tuning)
+    builder.getModulePassManager().run(module, builder)
+
+
+def jit(kernel: HostKernel, speed_level: int = 2, keep_assembly: bool = False) -> CompiledKernel:
+    """Parse, verify, optimise and compile ``kernel.llvm_ir``; returns the callable ``shc_wave``."""
+    llvm = _llvm()
+    start = time.perf_counter()
+    machine = target_machine()
+    module = llvm.parse_assembly(kernel.llvm_ir)
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(machine.target_data)
+    module.verify()
+    if speed_level:
+        optimize(module, machine, speed_level)
+    assembly = machine.emit_assembly(module) if keep_assembly else ""
+    engine = llvm.create_mcjit_compiler(module, machine)
+    engine.finalize_object()
+    address = engine.get_function_address(kernel.entry)
+    return CompiledKernel(kernel, engine, address, WAVE_FUNCTION(address), time.perf_counter() - start, assembly)

@@ -1,0 +1,290 @@
+"""Expressions: each AST expression becomes instructions and yields its value.
+
+Binary operators compute in the type sema gave the expression (comparisons in
+the operands' common type), after explicit conversions of both operands.
+``&&``, ``||`` and ``?:`` on scalars become ``and``/``or``/``select`` when the
+operands they might skip have no side effects (no assignments, no calls of
+functions that write anything, no memory writes, atomics, barriers or wave ops,
+whose results depend on which lanes run them); otherwise they become control
+flow with the short-circuit HLSL 2021 specifies. On vectors both sides are
+always evaluated. On matrices operators work a row at a time (``emit_op``,
+lower/matrices.py).
+"""
+
+from __future__ import annotations
+
+from ...diagnostics import Coord
+from ...frontend import ast
+from ...frontend import hlsl_types as T
+from ...frontend.conversions import binary_shape, with_shape
+from ...frontend.expressions import ExpressionChecker
+from ..core import Inst
+from .places import Place, ResourceRef, ValueRoot
+from .ssa import Var
+from .matrices import with_scalar
+from .values import Unsupported, components, ir_type, matrix_shape
+from ..ops import Op
+
+BINARY_OPS = {
+    "+": Op.ADD, "-": Op.SUB, "*": Op.MUL, "/": Op.DIV, "%": Op.REM, "&": Op.AND, "|": Op.OR,
+    "^": Op.XOR, "<<": Op.SHL, ">>": Op.SHR,
+}
+COMPARISONS = {"==": Op.EQ, "!=": Op.NE, "<": Op.LT, "<=": Op.LE, ">": Op.GT, ">=": Op.GE}
+
+
+def operand_element(left_expr, right_expr) -> T.ScalarType:
+    """The element type a binary operator computes in (sema's rule, literals adapt)."""
+    return ExpressionChecker.operand_element(None, left_expr, left_expr.type, right_expr, right_expr.type)
+
+
+class ExpressionLowering:
+    """Mixin: ``expr(node)`` lowers an expression; ``place(node)`` an l-value."""
+
+    def expr(self, node) -> Inst:
+        return self.visit(node)
+
+    def generic_visit(self, node):
+        raise Unsupported(f"the expression '{type(node).__name__}'", node.coord)
+
+    # ------------------------------------------------------------- leaves
+    def visit_IntLiteral(self, node: ast.IntLiteral) -> Inst:
+        return self.const(node.type, node.value, node.coord)
+
+    def visit_FloatLiteral(self, node: ast.FloatLiteral) -> Inst:
+        return self.const(node.type, node.value, node.coord)
+
+    def visit_BoolLiteral(self, node: ast.BoolLiteral) -> Inst:
+        return self.const(T.BOOL, node.value, node.coord)
+
+    def visit_Identifier(self, node: ast.Identifier) -> Inst:
+        return self.load(self.place(node), node.coord)
+
+    def visit_Member(self, node: ast.Member) -> Inst:
+        return self.load(self.place(node), node.coord)
+
+    def visit_Index(self, node: ast.Index) -> Inst:
+        return self.load(self.place(node), node.coord)
+
+    def visit_InitList(self, node: ast.InitList) -> Inst:
+        raise Unsupported("an initializer list outside a declaration", node.coord)
+
+    # -------------------------------------------------------------- places
+    def place(self, node) -> Place:
+        coord = node.coord
+        if isinstance(node, ast.Identifier):
+            root = self.variable(node.decl, coord)
+            if isinstance(root, ResourceRef):
+                raise Unsupported(f"the resource '{node.name}' used as a value", coord)
+            return Place(root, self.root_type(node.decl, coord))
+        if isinstance(node, ast.Member) and not isinstance(node.obj.type, T.ResourceType):
+            base = self.place(node.obj)
+            if node.swizzle is not None:
+                return self.add_step(base, "swizzle", node.swizzle, coord)
+            names = [name for name, _ in base.result_type.fields]
+            return self.add_step(base, "member", names.index(node.name), coord)
+        if isinstance(node, ast.Index):
+            if isinstance(node.obj.type, T.ResourceType):
+                ref = self.resource_ref(node.obj)
+                root = self.element_root(ref, node.index)
+                return Place(root, ir_type(ref.type.element, coord))
+            if isinstance(node.obj.type, T.ArrayType) and isinstance(self.innermost_type(node.obj.type),
+                                                                     (T.ResourceType, T.SamplerType)):
+                raise Unsupported("a resource array element used as a value", coord)
+            base = self.place(node.obj)
+            return self.add_step(base, "index", self.index_operand(node.index), coord)
+        return Place(ValueRoot(self.expr(node)), self.expr_type(node))
+
+    @staticmethod
+    def innermost_type(t: T.Type) -> T.Type:
+        while isinstance(t, T.ArrayType):
+            t = t.element
+        return t
+
+    def expr_type(self, node) -> T.Type:
+        return ir_type(node.type, node.coord)
+
+    def index_operand(self, index_node) -> int | Inst:
+        constant = self.constant_int(index_node)
+        if constant is not None:
+            return constant
+        return self.convert(self.expr(index_node), T.UINT, index_node.coord)
+
+    # ----------------------------------------------------------- operators
+    def visit_Binary(self, node: ast.Binary) -> Inst:
+        op, coord = node.op, node.coord
+        result = self.expr_type(node)
+        if op in ("&&", "||"):
+            return self.logical(node, result)
+        if op in COMPARISONS:
+            element = operand_element(node.left, node.right)
+            operand_type = with_scalar(result, element)
+            left = self.convert(self.expr(node.left), operand_type, node.left.coord)
+            right = self.convert(self.expr(node.right), operand_type, node.right.coord)
+            return self.emit_op(COMPARISONS[op], [left, right], result, None, coord)
+        left = self.convert(self.expr(node.left), result, node.left.coord)
+        right = self.convert(self.expr(node.right), result, node.right.coord)
+        return self.emit_op(BINARY_OPS[op], [left, right], result, None, coord)
+
+    def logical(self, node: ast.Binary, result: T.Type) -> Inst:
+        coord = node.coord
+        left = self.convert(self.expr(node.left), result, node.left.coord)
+        op = Op.AND if node.op == "&&" else Op.OR
+        if not isinstance(result, T.ScalarType) or not self.has_side_effects(node.right):
+            right = self.convert(self.expr(node.right), result, node.right.coord)
+            return self.emit_op(op, [left, right], result, None, coord)
+        temp = Var(f"{node.op}.value", T.BOOL)
+        self.b.write(temp, left)
+        label = "and" if node.op == "&&" else "or"
+        number = self.b.next_id()
+        header = self.fresh_header(coord)
+        rhs = self.b.new_block(f"{label}.rhs{number}", coord)
+        end = self.b.new_block(f"{label}.end{number}", coord)
+        header.kind, header.merge = "if", end
+        if node.op == "&&":
+            self.b.cond_branch(left, rhs, end, coord)
+        else:
+            self.b.cond_branch(left, end, rhs, coord)
+        self.b.seal(rhs)
+        self.b.start(rhs)
+        self.b.write(temp, self.convert(self.expr(node.right), result, node.right.coord))
+        self.b.branch(end, coord)
+        self.b.seal(end)
+        self.b.start(end)
+        return self.b.read(temp)
+
+    def visit_Conditional(self, node: ast.Conditional) -> Inst:
+        coord = node.coord
+        result = self.expr_type(node)
+        side_effects = self.has_side_effects(node.then) or self.has_side_effects(node.otherwise)
+        if isinstance(result, (T.ScalarType, T.VectorType)) and (
+                isinstance(result, T.VectorType) or not side_effects):
+            cond = self.convert(self.expr(node.cond), T.with_element(result, T.BOOL), node.cond.coord)
+            then = self.convert(self.expr(node.then), result, node.then.coord)
+            otherwise = self.convert(self.expr(node.otherwise), result, node.otherwise.coord)
+            return self.b.emit(Op.SELECT, [cond, then, otherwise], result, None, coord)
+        cond = self.to_bool(self.expr(node.cond), node.cond.coord)
+        temp = Var("?:.value", result)
+        number = self.b.next_id()
+        header = self.fresh_header(coord)
+        then_block = self.b.new_block(f"cond.then{number}", coord)
+        else_block = self.b.new_block(f"cond.else{number}", coord)
+        end = self.b.new_block(f"cond.end{number}", coord)
+        header.kind, header.merge = "if", end
+        self.b.cond_branch(cond, then_block, else_block, coord)
+        for block, arm in ((then_block, node.then), (else_block, node.otherwise)):
+            self.b.seal(block)
+            self.b.start(block)
+            self.b.write(temp, self.convert(self.expr(arm), result, arm.coord))
+            self.b.branch(end, coord)
+        self.b.seal(end)
+        self.b.start(end)
+        return self.b.read(temp)
+
+    def visit_Unary(self, node: ast.Unary) -> Inst:
+        op, coord = node.op, node.coord
+        result = self.expr_type(node)
+        if op in ("++", "--"):
+            place = self.place(node.operand)
+            old = self.load(place, coord)
+            arithmetic = Op.ADD if op == "++" else Op.SUB
+            new = self.emit_op(arithmetic, [old, self.one(old.type, coord)], old.type, None, coord)
+            self.store(place, new, coord)
+            return old if node.postfix else new
+        value = self.convert(self.expr(node.operand), result, node.operand.coord)
+        if op == "+":
+            return value
+        if op == "-":
+            if self.is_const(value) and not isinstance(value.attrs["value"], list):
+                return self.const(result, -value.attrs["value"], coord)
+            return self.emit_op(Op.NEG, [value], result, None, coord)
+        return self.emit_op(Op.NOT, [value], result, None, coord)  # "!" on bools, "~" on integers
+
+    def visit_Assign(self, node: ast.Assign) -> Inst:
+        coord = node.coord
+        place = self.place(node.target)
+        target = place.result_type
+        if node.op == "=":
+            value = self.convert(self.expr(node.value), target, node.value.coord)
+        else:
+            operator = node.op[:-1]
+            old = self.load(place, coord)
+            rhs = self.expr(node.value)
+            element = operand_element(node.target, node.value)
+            shape = binary_shape(node.target.type, node.value.type)
+            compute = ir_type(with_shape(element, shape[0], shape[1]) if shape else target, coord)
+            if operator in BINARY_OPS and element == T.BOOL:
+                compute = with_scalar(compute, T.INT)
+            left = self.convert(old, compute, coord)
+            right = self.convert(rhs, compute, node.value.coord)
+            value = self.emit_op(BINARY_OPS[operator], [left, right], compute, None, coord)
+            value = self.convert(value, target, coord)
+        self.store(place, value, coord)
+        return value
+
+    def visit_Comma(self, node: ast.Comma) -> Inst:
+        value = None
+        for item in node.exprs:
+            value = self.expr(item)
+        return value
+
+    # ------------------------------------------------ casts, constructors
+    def visit_Cast(self, node: ast.Cast) -> Inst:
+        target = self.expr_type(node)
+        value = self.expr(node.expr)
+        if isinstance(target, T.StructType) or isinstance(target, T.ArrayType):
+            if value.type == target:
+                return value
+            if isinstance(value.type, T.ScalarType):
+                return self.splat_aggregate(value, target, node.coord)
+            if matrix_shape(target) is None:
+                raise Unsupported(f"a cast from '{value.type}' to '{target}'", node.coord)
+        return self.convert(value, target, node.coord)
+
+    def splat_aggregate(self, scalar: Inst, target: T.Type, coord: Coord) -> Inst:
+        """``(S)x``: every scalar of the struct or array set to ``x``."""
+        if isinstance(target, (T.ScalarType, T.VectorType)):
+            return self.convert(scalar, target, coord)
+        if isinstance(target, T.ArrayType):
+            parts = [self.splat_aggregate(scalar, target.element, coord) for _ in range(target.size or 0)]
+        else:
+            parts = [self.splat_aggregate(scalar, ir_type(field_type, coord), coord)
+                     for _, field_type in target.fields]
+        return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
+
+    def visit_Construct(self, node: ast.Construct) -> Inst:
+        target = self.expr_type(node)
+        coord = node.coord
+        values = [self.expr(arg) for arg in node.args]
+        if isinstance(target, T.ScalarType) or (len(values) == 1 and components(values[0].type) == 1
+                                                and not isinstance(values[0].type, T.ArrayType)):
+            return self.convert(values[0], target, coord)
+        if isinstance(target, T.ArrayType):  # a matrix: float2x2(1, 2, 3, 4), float2x2(v0, v1), float3x3(m)
+            if len(values) == 1 and isinstance(values[0].type, T.ArrayType):
+                return self.convert(values[0], target, coord)
+            scalars = [scalar for value in values for scalar in self.leaves(value, coord)]
+            return self.rows_from_scalars(scalars, target, coord)
+        parts = [self.convert_element(value, target.element, coord) for value in values]
+        if len(parts) == 1:
+            return self.convert(parts[0], target, coord)
+        return self.construct(parts, target, coord)
+
+    # --------------------------------------------------------------- calls
+    def visit_Call(self, node: ast.Call) -> Inst | None:
+        if isinstance(node.decl, ast.FuncDecl):
+            return self.inline_call(node, node.decl)
+        return self.lower_intrinsic(node, node.decl)
+
+    def call_arguments(self, args, param_types, out_params) -> tuple[list, dict[int, Place]]:
+        """Arguments in order: values converted to their parameter types, places for out/inout."""
+        values: list = []
+        places: dict[int, Place] = {}
+        for index, arg in enumerate(args):
+            param_type = param_types[index]
+            if index in out_params:
+                places[index] = self.place(arg)
+                values.append(None)
+            elif isinstance(param_type, (T.SamplerType, T.ResourceType)):
+                values.append(None)
+            else:
+                values.append(self.convert(self.expr(arg), param_type, arg.coord))
+        return values, places

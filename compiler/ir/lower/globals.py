@@ -1,0 +1,368 @@
+"""Where a kernel's globals live: bindings and registers, constant buffers, groupshared memory.
+
+- Resources, samplers and constant buffers become ``Binding``s. Registers written
+  in the source are kept; the others are assigned per register class (t: SRVs and
+  tbuffers, u: UAVs, s: samplers, b: constant buffers) in declaration order, each
+  taking the lowest free range in space 0, as DXC does. ``$Globals`` (the
+  non-static globals) is the first constant buffer. Only what the kernel uses is
+  bound, since DXC drops unused resources before assigning registers.
+- Constant buffers use HLSL's packing: 16-byte rows, a scalar or vector never
+  crosses a row, arrays and structs start on a row, array elements are a row
+  apart, a struct's size is rounded up to whole rows (``cbuffer_offsets``).
+- Groupshared variables, scratch and structured-buffer elements are packed tightly
+  with natural alignment (``tight_size``, ``tight_offsets``); each groupshared
+  variable starts on a 4-byte boundary.
+- Matrices in memory are ``StoredMatrix`` types: a matrix and its orientation.
+  ``column_major`` (HLSL's default) stores the columns one after another, ``row_major``
+  the rows. In a constant buffer each stored vector is one 16-byte row (a float3x4 takes
+  3 * 16 + 12 bytes column_major, 2 * 16 + 16 row_major) and a matrix of one stored
+  vector is placed like that vector; elsewhere they are packed tightly. Constant
+  buffers and structured buffers follow DXC: column_major unless the member (or the
+  struct field) says ``row_major``; DXC ignores the modifier in a template argument
+  (``StructuredBuffer<row_major float4x4>``, DXC issue #1803) and so does shc, and
+  ``#pragma pack_matrix`` is not honoured. Groupshared and scratch matrices, which
+  only the kernel sees, are stored row_major, so a row is one vector access.
+  ``Globals.stored(t, row_major)`` turns a declared type into its memory type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...diagnostics import Diagnostics
+from ...frontend import ast
+from ...frontend import hlsl_types as T
+from ..core import Binding, GroupsharedVar
+
+ROW = 16
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatrix(T.Type):
+    """A matrix as memory holds it: its stored vectors are its columns (column_major) or rows."""
+
+    matrix: T.MatrixType
+    row_major: bool
+
+    def __str__(self) -> str:
+        return f"{'row_major' if self.row_major else 'column_major'} {self.matrix}"
+
+    @property
+    def element(self) -> T.ScalarType:
+        return self.matrix.element
+
+    @property
+    def components(self) -> int:
+        return self.matrix.components
+
+    @property
+    def vectors(self) -> int:
+        """How many vectors memory holds: the rows (row_major) or the columns."""
+        return self.matrix.rows if self.row_major else self.matrix.cols
+
+    @property
+    def length(self) -> int:
+        """Components per stored vector."""
+        return self.matrix.cols if self.row_major else self.matrix.rows
+
+    @property
+    def vector_type(self) -> T.Type:
+        return T.vector(self.matrix.element, self.length)
+
+    def position(self, row, col):
+        """(stored vector, component) of element (row, col); either may be an IR value."""
+        return (row, col) if self.row_major else (col, row)
+
+
+def round_up(value: int, align: int) -> int:
+    return (value + align - 1) // align * align
+
+
+def scalar_bytes(element: T.ScalarType) -> int:
+    return 4 if element.kind == "bool" else element.bits // 8
+
+
+# ------------------------------------------------------------ tight layout
+def tight_align(t: T.Type) -> int:
+    if isinstance(t, (T.ScalarType, T.VectorType, T.MatrixType, StoredMatrix)):
+        return scalar_bytes(t.element)
+    if isinstance(t, T.ArrayType):
+        return tight_align(t.element)
+    if isinstance(t, T.StructType):
+        return max((tight_align(field_type) for _, field_type in t.fields), default=1)
+    return 4
+
+
+def tight_size(t: T.Type) -> int:
+    if isinstance(t, T.ScalarType):
+        return scalar_bytes(t)
+    if isinstance(t, T.VectorType):
+        return t.size * scalar_bytes(t.element)
+    if isinstance(t, (T.MatrixType, StoredMatrix)):
+        return t.components * scalar_bytes(t.element)
+    if isinstance(t, T.ArrayType):
+        return tight_stride(t) * (t.size or 0)
+    if isinstance(t, T.StructType):
+        offsets = tight_offsets(t)
+        end = offsets[-1] + tight_size(t.fields[-1][1]) if t.fields else 0
+        return round_up(end, tight_align(t))
+    return 0
+
+
+def tight_stride(t: T.ArrayType) -> int:
+    return round_up(tight_size(t.element), tight_align(t.element))
+
+
+def tight_offsets(t: T.StructType) -> list[int]:
+    offsets, offset = [], 0
+    for _, field_type in t.fields:
+        offset = round_up(offset, tight_align(field_type))
+        offsets.append(offset)
+        offset += tight_size(field_type)
+    return offsets
+
+
+# --------------------------------------------------------- constant buffers
+def cbuffer_size(t: T.Type) -> int:
+    if isinstance(t, (T.ScalarType, T.VectorType)):
+        return tight_size(t)
+    if isinstance(t, T.MatrixType):
+        t = StoredMatrix(t, row_major=False)
+    if isinstance(t, StoredMatrix):
+        return (t.vectors - 1) * ROW + t.length * scalar_bytes(t.element)
+    if isinstance(t, T.ArrayType):
+        return cbuffer_stride(t) * ((t.size or 1) - 1) + cbuffer_size(t.element)
+    if isinstance(t, T.StructType):
+        offsets = cbuffer_offsets(t)
+        end = offsets[-1] + cbuffer_size(t.fields[-1][1]) if t.fields else 0
+        return round_up(end, ROW)
+    return 0
+
+
+def cbuffer_stride(t: T.ArrayType) -> int:
+    return round_up(cbuffer_size(t.element), ROW)
+
+
+def cbuffer_place(offset: int, t: T.Type) -> int:
+    """Where a member of type ``t`` starts when the previous one ended at ``offset``.
+
+    A matrix starts a new row when it stores more than one vector; one stored vector
+    (a column_major float3x1, a row_major float1x3) is placed like that vector, as DXC's
+    ``AlignCBufferOffset`` does.
+    """
+    if isinstance(t, T.MatrixType):
+        t = StoredMatrix(t, row_major=False)
+    if isinstance(t, StoredMatrix) and t.vectors == 1:
+        t = t.vector_type
+    if isinstance(t, (T.ArrayType, T.StructType, StoredMatrix)):
+        return round_up(offset, ROW)
+    size = cbuffer_size(t)
+    start = round_up(offset, scalar_bytes(t.element))
+    if start // ROW != (start + size - 1) // ROW:
+        start = round_up(start, ROW)
+    return start
+
+
+def cbuffer_offsets(t: T.StructType) -> list[int]:
+    offsets, offset = [], 0
+    for _, field_type in t.fields:
+        start = cbuffer_place(offset, field_type)
+        offsets.append(start)
+        offset = start + cbuffer_size(field_type)
+    return offsets
+
+
+_PACKOFFSET = re.compile(r"c(\d+)(?:\.([xyzw]))?$")
+
+
+def packoffset_bytes(text: str) -> int | None:
+    match = _PACKOFFSET.match(text.strip())
+    if match is None:
+        return None
+    return int(match[1]) * ROW + ("xyzw".index(match[2]) * 4 if match[2] else 0)
+
+
+# ------------------------------------------------------------------ globals
+@dataclass
+class Globals:
+    """The lowered view of a program's globals."""
+
+    bindings: list[Binding] = field(default_factory=list)
+    binding_of: dict[ast.Node, Binding] = field(default_factory=dict)  # VarDecl / CBuffer -> binding
+    cbuffer_member: dict[ast.VarDecl, tuple[str, int]] = field(default_factory=dict)  # -> (buffer, offset)
+    groupshared: dict[ast.VarDecl, GroupsharedVar] = field(default_factory=dict)
+    # (struct name, field name) -> row_major, for the matrix fields that name an orientation
+    orientations: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+    def stored(self, t: T.Type, row_major: bool = False) -> T.Type:
+        """``t`` as memory holds it: matrices become ``StoredMatrix`` in the orientation
+        ``row_major`` says unless their struct field names one; 1-vectors are scalars."""
+        if isinstance(t, T.VectorType) and t.size == 1:
+            return t.element
+        if isinstance(t, T.MatrixType):
+            return StoredMatrix(t, row_major)
+        if isinstance(t, T.ArrayType):
+            return T.ArrayType(self.stored(t.element, row_major), t.size)
+        if isinstance(t, T.StructType):
+            fields = tuple((name, self.stored(field_type, self.orientations.get((t.name, name), row_major)))
+                           for name, field_type in t.fields)
+            if any(new is not old for (_, new), (_, old) in zip(fields, t.fields)):
+                return T.StructType(t.name, fields)  # equal to ``t`` (by name): a layout view of it
+        return t
+
+
+def row_major(decl) -> bool:
+    """Whether a declaration's matrices are row_major (column_major is the default)."""
+    return "row_major" in getattr(decl, "modifiers", ())
+
+
+def is_constant_buffer_object(decl: ast.VarDecl) -> bool:
+    """``ConstantBuffer<S> name``: sema types it as the struct S."""
+    return decl.type_spec.name == "ConstantBuffer"
+
+
+def register_class(decl: ast.Node) -> str:
+    if isinstance(decl, ast.CBuffer):
+        return "t" if decl.kind == "tbuffer" else "b"
+    if is_constant_buffer_object(decl):
+        return "b"
+    base = decl.type
+    while isinstance(base, T.ArrayType):
+        base = base.element
+    if isinstance(base, T.SamplerType):
+        return "s"
+    return "u" if base.writable else "t"
+
+
+def array_count(t: T.Type) -> int | None:
+    count = 1
+    while isinstance(t, T.ArrayType):
+        if t.size is None:
+            return None
+        count *= t.size
+        t = t.element
+    return count
+
+
+def innermost(t: T.Type) -> T.Type:
+    while isinstance(t, T.ArrayType):
+        t = t.element
+    return t
+
+
+class _Registers:
+    """Occupied register ranges per (class, space)."""
+
+    def __init__(self) -> None:
+        self.used: dict[tuple[str, int], list[tuple[int, int | None]]] = {}
+
+    def take(self, cls: str, space: int, start: int, count: int | None) -> None:
+        self.used.setdefault((cls, space), []).append((start, count))
+
+    def free(self, cls: str, space: int, count: int | None) -> int:
+        ranges = self.used.get((cls, space), [])
+        if count is None:
+            return max((start + (n or 1) for start, n in ranges), default=0)
+        start = 0
+        while True:
+            clash = [(s, n) for s, n in ranges
+                     if s < start + count and (n is None or start < s + n)]
+            if not clash:
+                return start
+            start = max(s + (n or 1) for s, n in clash)
+
+
+def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
+    """Bindings, cbuffer offsets and groupshared offsets for the globals in ``used``."""
+    result = Globals()
+    _read_orientations(result, program.unit)
+    pending: list[tuple[ast.Node, Binding, ast.Register | None]] = []
+    uniforms = [decl for decl in program.globals if decl.storage == "uniform"
+                and not is_constant_buffer_object(decl)]
+    if any(decl in used for decl in uniforms):
+        _cbuffer_members(result, "$Globals", uniforms, diagnostics)
+        binding = Binding("$Globals", "cbuffer", None, "")
+        pending.append((uniforms[0], binding, None))
+    for decl in _declaration_order(program.unit):
+        if isinstance(decl, ast.CBuffer):
+            if not any(member in used for member in decl.members):
+                continue
+            _cbuffer_members(result, decl.name, decl.members, diagnostics)
+            binding = Binding(decl.name, decl.kind, None, "")
+            pending.append((decl, binding, decl.register))
+        elif decl.storage == "resource" and decl in used:
+            base = innermost(decl.type)
+            kind = base.kind
+            element = base.element if isinstance(base, T.ResourceType) else None
+            coherent = isinstance(base, T.ResourceType) and base.globally_coherent
+            binding = Binding(decl.name, kind, element, "", 0, array_count(decl.type), coherent)
+            pending.append((decl, binding, decl.register))
+        elif decl.storage == "uniform" and is_constant_buffer_object(decl) and decl in used:
+            result.cbuffer_member[decl] = (decl.name, 0)
+            binding = Binding(decl.name, "ConstantBuffer", None, "")
+            pending.append((decl, binding, decl.register))
+        elif decl.storage == "groupshared" and decl in used:
+            _place_groupshared(result, decl)
+    _assign_registers(pending)
+    for decl, binding, _ in pending:
+        result.bindings.append(binding)
+        result.binding_of[decl] = binding
+    return result
+
+
+def _declaration_order(unit: ast.TranslationUnit):
+    for decl in unit.decls:
+        if isinstance(decl, ast.CBuffer):
+            yield decl
+        elif isinstance(decl, ast.DeclStmt):
+            for var in decl.decls:
+                if isinstance(var, ast.VarDecl):
+                    yield var
+
+
+def _read_orientations(result: Globals, unit: ast.TranslationUnit) -> None:
+    """The struct fields that say ``row_major`` or ``column_major``."""
+    structs = [decl for decl in unit.decls if isinstance(decl, ast.StructDecl)]
+    structs += [inner for decl in unit.decls if isinstance(decl, ast.DeclStmt)
+                for inner in decl.decls if isinstance(inner, ast.StructDecl)]
+    for struct in structs:
+        for member in struct.members:
+            if "row_major" in member.modifiers or "column_major" in member.modifiers:
+                result.orientations[(struct.name, member.name)] = row_major(member)
+
+
+def _cbuffer_members(result: Globals, name: str, members: list[ast.VarDecl], diagnostics: Diagnostics) -> None:
+    offset = 0
+    for member in members:
+        stored = result.stored(member.type, row_major(member))
+        start = cbuffer_place(offset, stored)
+        if member.packoffset:
+            explicit = packoffset_bytes(member.packoffset)
+            if explicit is None:
+                diagnostics.error(f"cannot read packoffset '{member.packoffset}'", member.coord)
+            else:
+                start = explicit
+        result.cbuffer_member[member] = (name, start)
+        offset = start + cbuffer_size(stored)
+
+
+def _place_groupshared(result: Globals, decl: ast.VarDecl) -> None:
+    end = max((var.offset + var.size for var in result.groupshared.values()), default=0)
+    offset = round_up(end, 4)
+    result.groupshared[decl] = GroupsharedVar(decl.name, decl.type, offset, tight_size(decl.type))
+
+
+def _assign_registers(pending: list[tuple[ast.Node, Binding, ast.Register | None]]) -> None:
+    registers = _Registers()
+    for decl, binding, register in pending:
+        if register is not None:
+            binding.register = f"{register.kind}{register.index}"
+            binding.space = register.space
+            registers.take(register.kind, register.space, register.index, binding.count)
+    for decl, binding, register in pending:
+        if register is None:
+            cls = register_class(decl) if binding.name != "$Globals" else "b"
+            start = registers.free(cls, 0, binding.count)
+            registers.take(cls, 0, start, binding.count)
+            binding.register = f"{cls}{start}"
