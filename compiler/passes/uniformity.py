@@ -42,12 +42,14 @@ _WAVE_RESULTS = {
     Op.WAVE_ALL_TRUE, Op.WAVE_ALL_EQUAL, Op.WAVE_LANE_COUNT, Op.READLANE, Op.READFIRSTLANE,
     Op.BALLOT_MASK, Op.BCNT,
 }
-# Operations whose result varies per lane whatever their operands are.
+# Operations whose result varies per lane whatever their operands are. A load is as
+# uniform as its address only where every lane reads the same memory: scratch is each
+# lane's own, so a scratch load at a uniform address still gives each lane its value.
 _LANE_RESULTS = {
     Op.WAVE_LANE_INDEX, Op.WAVE_IS_FIRST_LANE, Op.WAVE_PREFIX, Op.WAVE_PREFIX_COUNT_BITS,
     Op.WAVE_SHUFFLE_XOR, Op.QUAD_READ, Op.QUAD_READ_LANE_AT, Op.LDS_ATOMIC, Op.BUFFER_ATOMIC,
     Op.DPP16, Op.DPP8, Op.PERMLANEX16, Op.DS_SWIZZLE, Op.DS_BPERMUTE, Op.MBCNT, Op.SET_INACTIVE,
-    Op.WRITELANE, Op.LDS_EXCHANGE,
+    Op.WRITELANE, Op.LDS_EXCHANGE, Op.SCRATCH_LOAD,
 }
 
 

@@ -77,6 +77,7 @@ class Machine:
         self.buffers = {name: _copy(array) for name, array in buffers.items()}
         self.cbuffers = dict(cbuffers)
         self.lds = np.zeros(max(lds_bytes, 4), dtype=np.uint8)
+        self.scratch = np.zeros((self.wave, 1024), dtype=np.uint32)  # each lane's own 4 KiB
         self.state = SimState(self.buffers, self.lds)
         self.v[0] = np.arange(self.wave)  # thread id x: one group, lanes in order
         self.descriptor_table = self.table()
@@ -476,6 +477,29 @@ class Machine:
             valid = self.exec[lanes]
             self.write_v(inst.defs[0], np.where(valid, source[lanes], 0))
 
+    def scratch_access(self, inst: MInst) -> None:
+        """``scratch_load/store_dword[xN]`` with a VGPR or SGPR address (or ``off``): each lane's own words."""
+        name = inst.mnemonic
+        store = name.startswith("scratch_store")
+        vaddr, saddr = (inst.uses[0], inst.uses[2]) if store else (inst.uses[0], inst.uses[1])
+        offset = int(re.search(r"offset:(-?\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
+        address = np.full(self.wave, offset, np.int64)
+        if not isinstance(vaddr, Special):
+            address += self.vector(vaddr).astype(np.int64)
+        if not isinstance(saddr, Special):
+            address += int(self.read(saddr))
+        count = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4}[name.split("_")[-1]]
+        register = self.regs(inst.uses[1] if store else inst.defs[0])[1]
+        for lane in np.flatnonzero(self.exec):
+            index = int(address[lane]) // 4
+            if index < 0 or index + count > self.scratch.shape[1]:
+                raise SimulationError(f"scratch address {int(address[lane])} out of range in {inst.format()}")
+            for k in range(count):
+                if store:
+                    self.scratch[lane, index + k] = self.v[register + k][lane]
+                else:
+                    self.v[register + k][lane] = self.scratch[lane, index + k]
+
     def image(self, inst: MInst) -> None:
         """image_load(_mip) / image_store / image_get_resinfo on float4 textures given as NumPy arrays
         ((slices,) height, width, 4), a list of them per mip level, a list of those per array element."""
@@ -540,7 +564,7 @@ _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
     ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", Machine.buffer), ("ds_", Machine.lds_access),
-    ("image_", Machine.image),
+    ("image_", Machine.image), ("scratch_", Machine.scratch_access),
 ]
 
 
