@@ -53,19 +53,17 @@ def parse_defines(values: Optional[List[str]]) -> dict[str, str]:
 
 def run_stage(path: str, work):
     """Run ``work(diagnostics)``; print diagnostics; turn failures into exit codes."""
-    from .diagnostics import CompileError, Diagnostics
+    from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
 
     diagnostics = Diagnostics()
     try:
-        result = work(diagnostics)
+        with nesting_guard(diagnostics, Coord(path, 0, 0)):
+            result = work(diagnostics)
     except CompileError:
         print(diagnostics.render(), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
     except (KeyboardInterrupt, typer.Exit):
         raise
-    except RecursionError:
-        print(f"{path}: error: the program nests too deeply for shc to compile", file=sys.stderr)
-        raise typer.Exit(EXIT_ERROR)
     except Exception as failure:  # an internal compiler error must never show a traceback
         print(internal_error_line(path, failure), file=sys.stderr)
         raise typer.Exit(EXIT_INTERNAL)

@@ -11,6 +11,8 @@ formatted the way clang and DXC print them::
 from __future__ import annotations
 
 import os
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 
@@ -149,3 +151,25 @@ def display_path(path: str) -> str:
     except ValueError:
         return path
     return path if relative.startswith("..") else relative
+
+
+# Every stage walks the program recursively, about four Python frames per nesting level
+# of the source; this lets a generated 2,000-term expression or 1,000 nested blocks
+# through while staying far below what the interpreter's own stack can take.
+RECURSION_LIMIT = 10_000
+
+
+@contextmanager
+def nesting_guard(diagnostics: Diagnostics, where: Coord):
+    """Run a stage (or a whole compile) with room for deep nesting; a program nested deeper
+    than that is a fatal diagnostic at the failure's ``shc_coord`` (set where a walk knows
+    its position), else at ``where``. Every entry point into the compiler goes through here."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
+    try:
+        yield
+    except RecursionError as failure:
+        coord = getattr(failure, "shc_coord", None) or where
+        diagnostics.fatal("the program nests too deeply for shc to compile", coord)
+    finally:
+        sys.setrecursionlimit(previous)

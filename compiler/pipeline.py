@@ -18,12 +18,10 @@ anything else is an internal compiler error.
 from __future__ import annotations
 
 import os
-import sys
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .diagnostics import CompileError, Coord, Diagnostics
+from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
 from .frontend import ast
 from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
@@ -55,7 +53,7 @@ class Options:
 
 def parse_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> ast.TranslationUnit:
     """Preprocess and parse; raises ``CompileError`` if either stage reported errors."""
-    with _nesting_guard(filename, diagnostics):
+    with nesting_guard(diagnostics, Coord(filename, 0, 0)):
         source = preprocess(text, filename, diagnostics, options.defines, options.include_dirs)
         diagnostics.check()
         unit = Parser(diagnostics).parse(source)
@@ -66,32 +64,12 @@ def parse_source(text: str, filename: str, options: Options, diagnostics: Diagno
 def check_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> Program:
     """The front end: preprocess, parse and check ``text``."""
     unit = parse_source(text, filename, options, diagnostics)
-    with _nesting_guard(filename, diagnostics):
+    with nesting_guard(diagnostics, Coord(filename, 0, 0)):
         program = check(unit, diagnostics, options.entry, filename)
     diagnostics.check()
     if program is None:
         raise CompileError(diagnostics.items or [])
     return program
-
-
-# The checker recurses once per nesting level of the source (about four Python frames per
-# level); this lets a generated 2,000-term expression through while staying far below what
-# the interpreter's own stack can take.
-RECURSION_LIMIT = 10_000
-
-
-@contextmanager
-def _nesting_guard(filename: str, diagnostics: Diagnostics):
-    """Allow deep nesting, and turn a RecursionError beyond it into a diagnostic."""
-    previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
-    try:
-        yield
-    except RecursionError as failure:
-        where = getattr(failure, "shc_coord", None) or Coord(filename, 0, 0)
-        diagnostics.fatal("the program nests too deeply for shc to compile", where)
-    finally:
-        sys.setrecursionlimit(previous)
 
 
 def read_source(path: str, diagnostics: Diagnostics) -> str:
@@ -154,7 +132,8 @@ def run_passes(module: Module, passes: list[Pass], options: Options, diagnostics
 def lower_program(program: Program, options: Options, diagnostics: Diagnostics) -> Module:
     """The checked AST as IR; ``[WaveSize(n)]`` overrides the wave-size option."""
     wave_size = program.wave_size or options.wave_size
-    module = lower(program, wave_size, diagnostics)
+    with nesting_guard(diagnostics, program.entry.coord):
+        module = lower(program, wave_size, diagnostics)
     diagnostics.check()
     if options.verify:
         verify(module.function)

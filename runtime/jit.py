@@ -18,16 +18,25 @@ is a miss. Every write goes to a temporary file first and is published with
 ``os.replace``, so a reader never sees half a file and concurrent writers only
 race to write the same thing. ``CACHE_COUNTERS`` counts hits, misses and code
 generations for tests.
+
+The cache holds data, never code: the index and the metadata are JSON (the
+kernel description as ``KernelInfo.to_dict`` writes it), the object is raw bytes
+whose sha256 the metadata records. A lookup checks that hash before LLVM ever
+sees the object (a truncated or damaged object would crash the process inside
+LLVM's loader), and anything missing, malformed or mismatched is a miss that
+compiles again and rewrites the entry. The directories and files follow the
+rules of ``compiler/frontend/tables.py`` (0700 and 0600, ignored with a warning
+when another user owns them or others can write them).
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import json
 import os
-import pickle
-import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +44,7 @@ from typing import Any
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
 
-CACHE_FORMAT = 1  # bump when what the cache stores changes shape
+CACHE_FORMAT = 2  # bump when what the cache stores changes shape
 OPT_LEVEL = 2
 
 _LOCK = threading.RLock()
@@ -199,73 +208,116 @@ class CacheEntry:
 
     dependencies: list[tuple[str, str]]  # (absolute path, sha256 of the text read)
     obj: bytes
-    info: Any  # kernel.KernelInfo (pickled)
+    info: Any  # kernel.KernelInfo: stored as its ``to_dict()``, read back by the ``decode`` given to lookup
 
 
 @dataclass
 class KernelCache:
+    """The ``kernels/`` folder of shc's cache directory: per source key, ``<key>.index`` (JSON)
+    and per variant ``<key>-<variant>.o`` (the object) and ``<key>-<variant>.info`` (JSON metadata)."""
+
     directory: Path = field(default_factory=lambda: default_cache_dir())
 
     def _index_path(self, key: str) -> Path:
         return self.directory / f"{key}.index"
 
+    def _usable(self, create: bool) -> bool:
+        """Whether shc's cache directory and this folder in it are private (made 0700 with ``create``)."""
+        from ..compiler.frontend.tables import private_directory
+
+        return all(private_directory(folder, create=create) for folder in (self.directory.parent, self.directory))
+
     def _load_index(self, key: str) -> list[dict]:
-        try:
-            with open(self._index_path(key), "rb") as handle:
-                index = pickle.load(handle)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
-            return []
+        index = _read_json(self._index_path(key))
         if not isinstance(index, dict) or index.get("format") != CACHE_FORMAT:
             return []
-        return list(index.get("entries", []))
+        entries = index.get("entries")
+        return [entry for entry in entries if _valid_entry(entry)] if isinstance(entries, list) else []
 
-    def lookup(self, key: str) -> CacheEntry | None:
-        """The variant of ``key`` whose dependencies are unchanged, or None (counted)."""
-        for entry in self._load_index(key):
-            if not all(_unchanged(path, sha) for path, sha in entry["dependencies"]):
-                continue
-            try:
-                obj = (self.directory / entry["object"]).read_bytes()
-                with open(self.directory / entry["info"], "rb") as handle:
-                    info = pickle.load(handle)
-            except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError):
-                continue
-            CACHE_COUNTERS["hits"] += 1
-            return CacheEntry(entry["dependencies"], obj, info)
+    def lookup(self, key: str, decode: Callable[[dict], Any]) -> CacheEntry | None:
+        """The variant of ``key`` whose dependencies are unchanged and whose files are intact, or
+        None (counted). ``decode`` turns the stored description back into a kernel description;
+        it raises ValueError when the data is not one."""
+        if self._usable(create=False):
+            for entry in self._load_index(key):
+                if not all(_unchanged(path, sha) for path, sha in entry["dependencies"]):
+                    continue
+                variant = self._read_variant(entry, decode)
+                if variant is not None:
+                    CACHE_COUNTERS["hits"] += 1
+                    return variant
         CACHE_COUNTERS["misses"] += 1
         return None
 
+    def _read_variant(self, entry: dict, decode: Callable[[dict], Any]) -> CacheEntry | None:
+        """The entry's object and description, if its metadata is whole and the object's hash matches."""
+        from ..compiler.frontend.tables import read_private
+
+        metadata = _read_json(self.directory / entry["info"])
+        if not isinstance(metadata, dict) or metadata.get("format") != CACHE_FORMAT:
+            return None
+        obj = read_private(self.directory / entry["object"])
+        if obj is None or hashlib.sha256(obj).hexdigest() != metadata.get("object_sha256"):
+            return None  # damaged, truncated or replaced: LLVM must never load it
+        try:
+            info = decode(metadata["kernel"])
+        except (KeyError, ValueError):
+            return None
+        return CacheEntry([tuple(dependency) for dependency in entry["dependencies"]], obj, info)
+
     def store(self, key: str, entry: CacheEntry) -> None:
         """Write the variant's files, then publish it in the key's index (best effort)."""
+        from ..compiler.frontend.tables import write_private
+
         variant = digest(entry.dependencies)[:16]
         names = {"object": f"{key}-{variant}.o", "info": f"{key}-{variant}.info"}
+        metadata = {"format": CACHE_FORMAT, "object_sha256": hashlib.sha256(entry.obj).hexdigest(),
+                    "kernel": entry.info.to_dict()}
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            _atomic_write(self.directory / names["object"], entry.obj)
-            _atomic_write(self.directory / names["info"], pickle.dumps(entry.info, protocol=pickle.HIGHEST_PROTOCOL))
-            entries = [old for old in self._load_index(key) if old.get("object") != names["object"]]
-            entries.append({"dependencies": list(entry.dependencies), **names})
-            index = {"format": CACHE_FORMAT, "entries": entries[-8:]}
-            _atomic_write(self._index_path(key), pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+            if not self._usable(create=True):
+                return
+            write_private(self.directory / names["object"], entry.obj)
+            write_private(self.directory / names["info"], _json_bytes(metadata))
+            entries = [old for old in self._load_index(key) if old["object"] != names["object"]]
+            entries.append({"dependencies": [list(dependency) for dependency in entry.dependencies], **names})
+            write_private(self._index_path(key), _json_bytes({"format": CACHE_FORMAT, "entries": entries[-8:]}))
         except OSError:
             return  # a read-only or full cache directory only costs speed
         CACHE_COUNTERS["stores"] += 1
 
 
+def _valid_entry(entry: Any) -> bool:
+    """An index entry as ``store`` writes it: (path, sha256) dependency pairs and two file names
+    in the folder itself."""
+    if not isinstance(entry, dict) or set(entry) != {"dependencies", "object", "info"}:
+        return False
+    names = (entry["object"], entry["info"])
+    if not all(isinstance(name, str) and name and name == os.path.basename(name) and not name.startswith(".")
+               for name in names):
+        return False
+    dependencies = entry["dependencies"]
+    return isinstance(dependencies, list) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)
+        for pair in dependencies)
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON value in the cache file ``path``, or None when it is missing, untrusted or not JSON."""
+    from ..compiler.frontend.tables import read_private
+
+    data = read_private(path)
+    if data is None:
+        return None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode("utf-8")
+
+
 def _unchanged(path: str, sha: str) -> bool:
     text = read_dependency(path)
     return text is not None and text_hash(text) == sha
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise

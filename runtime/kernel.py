@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..compiler.diagnostics import CompileError, Diagnostics, SourceCache
+from ..compiler.diagnostics import CompileError, Coord, Diagnostics, SourceCache, nesting_guard
+from ..compiler.frontend import hlsl_types as T
+from ..compiler.ir.lower import globals as G
 from . import jit
 from .dispatch import DEFAULT_TIMEOUT, DispatchResult
-from .layout import BindingError, CBufferLayout, numpy_dtype
+from .layout import BindingError, CBufferField, CBufferLayout, numpy_dtype
 from .resources import Sampler, bind, binding_category
 
 __all__ = ["BindingError", "BindingInfo", "Kernel", "KernelCompileError", "KernelInfo", "Sampler",
@@ -74,6 +76,17 @@ class BindingInfo:
         space = f", space{self.space}" if self.space else ""
         return f"{self.kind}{element} {self.name}{count} : register({self.register}{space})"
 
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "element": type_to_dict(self.element),
+                "register": self.register, "space": self.space, "count": self.count,
+                "globally_coherent": self.globally_coherent}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> BindingInfo:
+        return cls(_str(data["name"]), _str(data["kind"]), type_from_dict(data["element"]), _str(data["register"]),
+                   _int(data["space"]), None if data["count"] is None else _int(data["count"]),
+                   _bool(data["globally_coherent"]))
+
 
 class Bindings(tuple):
     """The kernel's bindings in register order of declaration; also indexable by name."""
@@ -112,6 +125,164 @@ class KernelInfo:
 
     def barrier_coord(self, barrier_id: int) -> str:
         return self.barriers.get(barrier_id, f"{self.source_file} (barrier {barrier_id})")
+
+    def to_dict(self) -> dict:
+        """The description as JSON data: what the disk cache stores (``from_dict`` reads it back)."""
+        return {
+            "entry": self.entry, "source_file": self.source_file, "numthreads": list(self.numthreads),
+            "wave_size": self.wave_size, "bindings": [binding.to_dict() for binding in self.bindings],
+            "cbuffers": {name: _cbuffer_to_dict(layout) for name, layout in self.cbuffers.items()},
+            "slots": dict(self.slots), "slot_count": self.slot_count, "frame_bytes": self.frame_bytes,
+            "lds_bytes": self.lds_bytes, "scratch_bytes_per_wave": self.scratch_bytes_per_wave,
+            "wave_entry": self.wave_entry,
+            "barriers": [[barrier_id, coord] for barrier_id, coord in sorted(self.barriers.items())],
+            "declared": sorted(self.declared),
+            "orientations": [[struct, member, row_major]
+                             for (struct, member), row_major in sorted(self.orientations.items())],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> KernelInfo:
+        """The description ``to_dict`` wrote; ValueError when ``data`` is not one (a damaged cache entry)."""
+        try:
+            numthreads = tuple(_int(n) for n in _list(data["numthreads"]))
+            if len(numthreads) != 3:
+                raise ValueError("numthreads is not (x, y, z)")
+            return cls(
+                entry=_str(data["entry"]), source_file=_str(data["source_file"]), numthreads=numthreads,
+                wave_size=_int(data["wave_size"]),
+                bindings=[BindingInfo.from_dict(binding) for binding in _list(data["bindings"])],
+                cbuffers={_str(name): _cbuffer_from_dict(layout) for name, layout in _dict(data["cbuffers"]).items()},
+                slots={_str(name): _int(slot) for name, slot in _dict(data["slots"]).items()},
+                slot_count=_int(data["slot_count"]), frame_bytes=_int(data["frame_bytes"]),
+                lds_bytes=_int(data["lds_bytes"]), scratch_bytes_per_wave=_int(data["scratch_bytes_per_wave"]),
+                wave_entry=_str(data["wave_entry"]),
+                barriers={_int(barrier_id): _str(coord) for barrier_id, coord in _list(data["barriers"])},
+                declared=frozenset(_str(name) for name in _list(data["declared"])),
+                orientations={(_str(struct), _str(member)): _bool(row_major)
+                              for struct, member, row_major in _list(data["orientations"])},
+            )
+        except (KeyError, TypeError, AttributeError, RecursionError) as failure:
+            raise ValueError(f"not a kernel description ({failure!r})") from None
+
+
+# ---------------------------------------------------------------------------------------
+# the kernel description as JSON (the disk cache holds data, never a pickle)
+# ---------------------------------------------------------------------------------------
+
+
+def type_to_dict(t: T.Type | None) -> dict | None:
+    """An HLSL type (or a stored matrix, as memory holds it) as JSON data; ``type_from_dict`` reverses it."""
+    match t:
+        case None:
+            return None
+        case T.ScalarType():
+            return {"t": "scalar", "name": t.name}
+        case T.VectorType():
+            return {"t": "vector", "element": type_to_dict(t.element), "size": t.size}
+        case T.MatrixType():
+            return {"t": "matrix", "element": type_to_dict(t.element), "rows": t.rows, "cols": t.cols}
+        case G.StoredMatrix():
+            return {"t": "stored matrix", "matrix": type_to_dict(t.matrix), "row_major": t.row_major}
+        case T.ArrayType():
+            return {"t": "array", "element": type_to_dict(t.element), "size": t.size}
+        case T.StructType():
+            return {"t": "struct", "name": t.name,
+                    "fields": [[name, type_to_dict(member)] for name, member in t.fields]}
+        case T.ResourceType():
+            return {"t": "resource", "kind": t.kind, "element": type_to_dict(t.element),
+                    "globally_coherent": t.globally_coherent}
+        case T.SamplerType():
+            return {"t": "sampler", "kind": t.kind}
+    raise TypeError(f"type '{t}' has no JSON form")
+
+
+_SCALARS_BY_NAME = {scalar.name: scalar for scalar in T.SCALARS.values()}  # "half", not its aliases
+
+
+def type_from_dict(data: dict | None) -> T.Type | None:
+    """The type ``type_to_dict`` wrote; ValueError for anything else."""
+    match data:
+        case None:
+            return None
+        case {"t": "scalar", "name": str(name)} if name in _SCALARS_BY_NAME:
+            return _SCALARS_BY_NAME[name]
+        case {"t": "vector", "element": element, "size": int(size)} if 1 <= size <= 4:
+            return T.VectorType(_scalar_from_dict(element), size)
+        case {"t": "matrix", "element": element, "rows": int(rows), "cols": int(cols)} \
+                if 1 <= rows <= 4 and 1 <= cols <= 4:
+            return T.MatrixType(_scalar_from_dict(element), rows, cols)
+        case {"t": "stored matrix", "matrix": matrix, "row_major": bool(row_major)}:
+            stored = type_from_dict(matrix)
+            if isinstance(stored, T.MatrixType):
+                return G.StoredMatrix(stored, row_major)
+        case {"t": "array", "element": element, "size": size} if size is None or _int(size) >= 0:
+            return T.ArrayType(_required(type_from_dict(element)), size)
+        case {"t": "struct", "name": str(name), "fields": list(fields)}:
+            return T.StructType(name, tuple((_str(member), _required(type_from_dict(member_type)))
+                                            for member, member_type in fields))
+        case {"t": "resource", "kind": str(kind), "element": element, "globally_coherent": bool(coherent)} \
+                if kind in T.RESOURCE_KINDS:
+            return T.ResourceType(kind, type_from_dict(element), coherent)
+        case {"t": "sampler", "kind": str(kind)} if kind in T.SAMPLER_KINDS:
+            return T.SamplerType(kind)
+    raise ValueError(f"not a type: {data!r:.80}")
+
+
+def _scalar_from_dict(data: dict) -> T.ScalarType:
+    scalar = type_from_dict(data)
+    if not isinstance(scalar, T.ScalarType):
+        raise ValueError(f"not a scalar type: {data!r:.80}")
+    return scalar
+
+
+def _required(t: T.Type | None) -> T.Type:
+    if t is None:
+        raise ValueError("a type is missing")
+    return t
+
+
+def _cbuffer_to_dict(layout: CBufferLayout) -> dict:
+    return {"name": layout.name, "fields": [
+        {"name": member.name, "offset": member.offset, "type": type_to_dict(member.type),
+         "stored": type_to_dict(member.stored), "required": member.required} for member in layout.fields]}
+
+
+def _cbuffer_from_dict(data: dict) -> CBufferLayout:
+    fields = [CBufferField(_str(member["name"]), _int(member["offset"]), _required(type_from_dict(member["type"])),
+                           _required(type_from_dict(member["stored"])), _bool(member["required"]))
+              for member in _list(data["fields"])]
+    return CBufferLayout(_str(data["name"]), fields)
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {value!r:.80}")
+    return value
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"not an integer: {value!r:.80}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"not a boolean: {value!r:.80}")
+    return value
+
+
+def _list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"not a list: {value!r:.80}")
+    return value
+
+
+def _dict(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"not an object: {value!r:.80}")
+    return value
 
 
 @dataclass
@@ -256,14 +427,18 @@ def _compile(source: _Source) -> Kernel:
         raise ValueError(f"wave_size must be 32 or 64, not {source.wave_size}")
     cache = jit.KernelCache()
     key = _cache_key(source)
-    hit = cache.lookup(key)
+    hit = cache.lookup(key, KernelInfo.from_dict)
     if hit is not None:
         return Kernel(hit.info, hit.obj, source=source, from_cache=True)
     sources = _RecordingSources()
     diagnostics = Diagnostics(sources=sources)
-    module, program = _front_and_middle(source, diagnostics)
-    host = _build_host(module)
-    info = _kernel_info(module, program, host, source)
+    try:
+        with nesting_guard(diagnostics, Coord(source.filename, 0, 0)):  # every walk, layouts included
+            module, program = _front_and_middle(source, diagnostics)
+            host = _build_host(module)
+            info = _kernel_info(module, program, host, source)
+    except CompileError as failure:
+        raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
     obj = jit.compile_object(host.llvm_ir, info.wave_entry)
     cache.store(key, jit.CacheEntry(sources.dependencies(source.filename), obj, info))
     return Kernel(info, obj, module=module, source=source)

@@ -1,23 +1,43 @@
-"""Building the LALR tables once and caching them on disk.
+"""Building the LALR tables once and caching them on disk, as data; the cache directory's rules.
 
-PLY's table generation takes about a second; shc builds the tables the first time
-the parser is needed and pickles them into a user cache directory, keyed by a hash
-of the grammar (its rules, tokens and precedence) and the PLY version, so a changed
-grammar never reads stale tables and an install directory is never written to.
-Tests can ask for fresh tables (``fresh=True``), built with ``optimize=False`` so
-PLY validates the grammar and reports conflicts to ``errorlog``.
+PLY's table generation takes a fraction of a second; shc builds the tables the
+first time the parser is needed and keeps them in a user cache directory, keyed
+by a hash of the grammar (its rules, tokens and precedence) and the PLY version,
+so a changed grammar never reads stale tables and an install directory is never
+written to. Tests can ask for fresh tables (``fresh=True``), built with
+``optimize=False`` so PLY validates the grammar and reports conflicts to ``errorlog``.
+
+The cache holds data, never code. PLY's own table caches are a pickle and a Python
+module, and loading either runs whatever the file says, so shc writes the tables
+as JSON: a header line (format, grammar key, PLY's table version, the body's
+sha256), then the body (``action`` and ``goto`` rows by state, ``productions`` as
+PLY's ``MiniProduction`` fields). Loading fills in an ``LRTable`` as PLY's loaders
+do, binds each production to the grammar's ``p_`` method of that name
+(``bind_callables``) and builds the ``LRParser``; a file whose header, hash or
+shape is not right is rebuilt.
+
+Every file in the cache directory (these tables, the kernel cache of
+``runtime/jit.py``) follows the rules here, pip's and numba's: directories are
+made 0700 and files 0600 whatever the umask, files are written to a temporary
+name and published with ``os.replace``, and a directory or file that another
+user owns or that others can write is ignored with one warning (anyone who can
+write it could plant what shc then reads).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
 import ply
 import ply.yacc as yacc
+
+TABLES_FORMAT = 1  # bump when the JSON layout of the tables changes
 
 
 def cache_dir() -> Path:
@@ -61,29 +81,28 @@ def build_parser(grammar: object, *, fresh: bool = False, errorlog=None) -> yacc
     if fresh:
         return yacc.yacc(module=grammar, optimize=False, debug=True, debuglog=yacc.NullLogger(),
                          write_tables=False, errorlog=errorlog or _WarningsOnly(sys.stderr))
-    target = cache_dir() / f"parsetab-{grammar_key(grammar)}.pickle"
-    if target.exists():
+    key = grammar_key(grammar)
+    directory = cache_dir()
+    if not private_directory(directory, create=True):
+        return _generate(grammar)  # no usable cache: build in memory every time
+    target = directory / f"parsetab-{key}.json"
+    data = read_private(target)
+    table = None if data is None else _read_tables(data, key)
+    if table is not None:
         try:
-            return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False,
-                             picklefile=str(target), errorlog=yacc.NullLogger())
-        except Exception:  # a corrupt cache entry: rebuild it below
+            return _assemble(table, grammar)
+        except KeyError:  # a production names an action the grammar does not have: rebuild
             pass
+    parser = _generate(grammar)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        os.close(handle)
-        os.unlink(temporary)
+        write_private(target, _tables_file(parser, key))
     except OSError:
-        # No writable cache: build in memory every time.
-        return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False,
-                         errorlog=yacc.NullLogger())
-    parser = yacc.yacc(module=grammar, optimize=True, debug=False, picklefile=temporary,
-                       errorlog=yacc.NullLogger())
-    try:
-        os.replace(temporary, target)
-    except OSError:
-        pass
+        pass  # a read-only or full cache directory only costs speed
     return parser
+
+
+def _generate(grammar: object) -> yacc.LRParser:
+    return yacc.yacc(module=grammar, optimize=True, debug=False, write_tables=False, errorlog=yacc.NullLogger())
 
 
 class _WarningsOnly(yacc.PlyLogger):
@@ -94,3 +113,177 @@ class _WarningsOnly(yacc.PlyLogger):
 
     info = debug
 
+
+# ---------------------------------------------------------------------------------------
+# the tables as JSON
+# ---------------------------------------------------------------------------------------
+
+
+def _tables_file(parser: yacc.LRParser, key: str) -> bytes:
+    """The header line and the JSON body of ``parser``'s tables (the fields of PLY's ``pickle_table``)."""
+    states = range(len(parser.action))
+    productions = [[str(p), p.name, p.len, p.func, os.path.basename(p.file), p.line] if p.func
+                   else [str(p), p.name, p.len, None, None, None] for p in parser.productions]
+    body = json.dumps({"method": "LALR", "action": [parser.action[state] for state in states],
+                       "goto": [parser.goto[state] for state in states], "productions": productions},
+                      separators=(",", ":")).encode()
+    return json.dumps(_header(key, body)).encode() + b"\n" + body
+
+
+def _header(key: str, body: bytes) -> dict:
+    return {"format": TABLES_FORMAT, "key": key, "tabversion": yacc.__tabversion__,
+            "sha256": hashlib.sha256(body).hexdigest()}
+
+
+def _read_tables(data: bytes, key: str) -> yacc.LRTable | None:
+    """The tables in ``data`` if its header is this grammar's and its body is intact, else None."""
+    header, _, body = data.partition(b"\n")
+    try:
+        if json.loads(header) != _header(key, body):
+            return None
+        return _lr_table(json.loads(body))
+    except (ValueError, TypeError, KeyError, RecursionError):  # not JSON, or not the tables' shape
+        return None
+
+
+def _lr_table(body: dict) -> yacc.LRTable:
+    """An ``LRTable`` filled in from the JSON body; ValueError when a row or rule is malformed.
+
+    Action entries are PLY's: a shift (> 0) names a state, a reduce (< 0) a rule,
+    0 accepts and None (a ``nonassoc`` tie) is an error; goto entries name states.
+    """
+    action, goto, productions = body["action"], body["goto"], body["productions"]
+    if not (isinstance(action, list) and isinstance(goto, list) and len(goto) == len(action)
+            and isinstance(productions, list) and body["method"] == "LALR"):
+        raise ValueError("not LALR tables")
+    states, rules = len(action), len(productions)
+    for row in action:
+        if not isinstance(row, dict) or not all(
+                entry is None or (type(entry) is int and -rules < entry < states) for entry in row.values()):
+            raise ValueError("a malformed action row")
+    for row in goto:
+        if not isinstance(row, dict) or not all(type(entry) is int and 0 <= entry < states for entry in row.values()):
+            raise ValueError("a malformed goto row")
+    table = yacc.LRTable()
+    table.lr_method = "LALR"
+    table.lr_action = dict(enumerate(action))
+    table.lr_goto = dict(enumerate(goto))
+    table.lr_productions = [yacc.MiniProduction(*_production(fields)) for fields in productions]
+    return table
+
+
+def _production(fields: list) -> list:
+    """``(str, name, len, func, file, line)`` of one rule, checked."""
+    text, name, length, func, file, line = fields
+    if not (isinstance(text, str) and isinstance(name, str) and type(length) is int and length >= 0
+            and (func is None or isinstance(func, str)) and (file is None or isinstance(file, str))
+            and (line is None or type(line) is int)):
+        raise ValueError("a malformed production")
+    return fields
+
+
+def _assemble(table: yacc.LRTable, grammar: object) -> yacc.LRParser:
+    """The parser over ``table``, as PLY builds it from its own cache; KeyError for an unknown action."""
+    actions = {name: getattr(grammar, name) for name in dir(grammar) if name.startswith("p_") and name != "p_error"}
+    table.bind_callables(actions)
+    return yacc.LRParser(table, getattr(grammar, "p_error", None))
+
+
+# ---------------------------------------------------------------------------------------
+# the cache directory's rules
+# ---------------------------------------------------------------------------------------
+
+_WARNED: set[tuple[str, str]] = set()  # (kind, path) already reported: one warning each per process
+
+
+def private_directory(path: Path, *, create: bool) -> bool:
+    """Whether shc may keep cache files in ``path``.
+
+    It must be a directory owned by the current user that nobody else can write.
+    With ``create``, a missing directory (and missing parents) is made 0700. A
+    directory that cannot be made or read is silently unusable; one that another
+    user owns or others can write is reported once on standard error.
+    """
+    try:
+        if create:
+            _make_private_directories(path)
+        info = os.stat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    problem = _ownership_problem(info)
+    if problem:
+        _warn("directory", path, problem)
+        return False
+    return True
+
+
+def read_private(path: Path) -> bytes | None:
+    """The bytes of the cache file ``path``; None when it is missing, unreadable, not a regular file
+    (a symbolic link included) or owned or writable by someone else (reported once)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        handle = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(handle, "rb") as source:
+        try:
+            info = os.fstat(source.fileno())  # the file opened, not whatever the name means now
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            problem = _ownership_problem(info)
+            if problem:
+                _warn("file", path, problem)
+                return None
+            return source.read()
+        except OSError:
+            return None
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (mode 0600) through a temporary file and ``os.replace``;
+    raises OSError (the caller decides that a cache it cannot write only costs speed)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")  # 0600, O_EXCL
+    try:
+        with os.fdopen(handle, "wb") as out:
+            os.chmod(temporary, 0o600)
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _make_private_directories(path: Path) -> None:
+    """Make ``path`` and its missing parents, each 0700 whatever the umask."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:  # made by a concurrent process: checked by the caller
+            continue
+        os.chmod(folder, 0o700)
+
+
+def _ownership_problem(info: os.stat_result) -> str | None:
+    """Why a cache file or directory with this ``stat`` cannot be trusted, or None."""
+    if not hasattr(os, "getuid"):  # no POSIX owners (Windows): nothing to check
+        return None
+    if info.st_uid != os.getuid():
+        return f"owned by another user (uid {info.st_uid}, you are uid {os.getuid()})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"writable by other users (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
+
+
+def _warn(kind: str, path: Path, reason: str) -> None:
+    if (kind, str(path)) not in _WARNED:
+        _WARNED.add((kind, str(path)))
+        print(f"shc: warning: ignoring cache {kind} {path}: {reason}", file=sys.stderr)

@@ -1,7 +1,14 @@
-"""The parser tables: conflict-free when built fresh, built once into a writable cache, reused."""
+"""The parser tables: conflict-free when built fresh, built once into a writable cache, reused.
 
+The cache holds the tables as JSON (never a pickle): what is read back parses as the
+fresh tables do, and anything else found at the table's path is rebuilt, never run.
+"""
+
+import hashlib
 import io
+import json
 import os
+import pickle
 import subprocess
 import sys
 
@@ -38,7 +45,7 @@ def test_a_conflict_would_be_reported():
 
 
 def cached_tables(directory):
-    return sorted(directory.glob("parsetab-*.pickle"))
+    return sorted(directory.glob("parsetab-*.json"))
 
 
 def test_tables_are_built_once_and_reused(tmp_path, monkeypatch):
@@ -103,16 +110,97 @@ def test_cache_directory_refusing_new_files_still_works(tmp_path, monkeypatch):
     assert cached_tables(tmp_path) == []
 
 
-def test_corrupt_cache_entry_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
+class Planted:
+    """Unpickling this creates ``marker``: the proof that a cache file was unpickled."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def _with_header(data: bytes, **changes) -> bytes:
+    header, body = data.split(b"\n", 1)
+    return json.dumps({**json.loads(header), **changes}).encode() + b"\n" + body
+
+
+def _with_body(data: bytes, edit) -> bytes:
+    header, body = data.split(b"\n", 1)
+    return header + b"\n" + edit(body)
+
+
+CORRUPTIONS = {
+    "not json": lambda data, marker: b"not json",
+    "empty": lambda data, marker: b"",
+    "truncated": lambda data, marker: data[: len(data) // 2],
+    "a pickle": lambda data, marker: pickle.dumps(Planted(marker)),
+    "another grammar": lambda data, marker: _with_header(data, key="0" * 16),
+    "another PLY table version": lambda data, marker: _with_header(data, tabversion="0.0"),
+    "another format": lambda data, marker: _with_header(data, format=-1),
+    "a changed body": lambda data, marker: _with_body(data, lambda body: body.replace(b"1", b"2", 1)),
+    "a body of the wrong shape": lambda data, marker: _with_header(
+        _with_body(data, lambda body: b'{"action": 1}'), sha256=hashlib.sha256(b'{"action": 1}').hexdigest()),
+}
+
+
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_corrupt_cache_entry_is_rebuilt(tmp_path, monkeypatch, corruption):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
     Parser(Diagnostics())
-    (table,) = cached_tables(tmp_path)
-    table.write_bytes(b"not a pickle")
+    (table,) = cached_tables(cache)
+    marker = tmp_path / "unpickled"
+    planted = CORRUPTIONS[corruption](table.read_bytes(), marker)
+    table.write_bytes(planted)
     parser = Parser(Diagnostics())
     diagnostics = Diagnostics()
     parser.parse(preprocess("int x;\n", "t.hlsl", diagnostics), diagnostics)
     assert diagnostics.items == []
-    assert table.read_bytes() != b"not a pickle"
+    assert not marker.exists()
+    assert table.read_bytes() != planted
+    json.loads(table.read_bytes().split(b"\n", 1)[1])  # rebuilt as JSON
+
+
+def test_a_pickle_at_the_old_table_path_is_never_loaded(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    marker = tmp_path / "unpickled"
+    key = tables.grammar_key(Parser.__new__(Parser))
+    (cache / f"parsetab-{key}.pickle").write_bytes(pickle.dumps(Planted(marker)))
+    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
+    Parser(Diagnostics())
+    assert not marker.exists()
+
+
+def test_tables_read_back_from_json_are_the_fresh_tables(tmp_path, monkeypatch, fresh_parser):
+    monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
+    Parser(Diagnostics())
+    cached = Parser(Diagnostics()).parser  # read from the JSON file
+    fresh = fresh_parser.parser
+    assert cached.action == fresh.action and cached.goto == fresh.goto
+    assert cached.defaulted_states == fresh.defaulted_states
+
+    def productions(parser):
+        return [(p.str, p.name, p.len, p.func, p.callable and p.callable.__name__) for p in parser.productions]
+
+    assert productions(cached) == productions(fresh)
+    assert cached.errorfunc.__name__ == "p_error"
+
+
+def test_a_cache_directory_others_can_write_is_refused(tmp_path, monkeypatch, capsys):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.chmod(cache, 0o777)
+    monkeypatch.setenv("SHC_CACHE_DIR", str(cache))
+    parser = Parser(Diagnostics())
+    diagnostics = Diagnostics()
+    parser.parse(preprocess("int x;\n", "t.hlsl", diagnostics), diagnostics)
+    assert diagnostics.items == []
+    assert list(cache.iterdir()) == []
+    err = capsys.readouterr().err
+    assert err.count("shc: warning: ignoring cache directory") == 1, err
+    assert str(cache) in err and "writable" in err
 
 
 def test_cache_key_follows_the_grammar():

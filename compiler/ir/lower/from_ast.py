@@ -31,7 +31,6 @@ lines for inlined code.
 
 from __future__ import annotations
 
-import sys
 
 from ...diagnostics import Coord, Diagnostics
 from ...frontend import ast
@@ -59,24 +58,11 @@ THREAD_INPUTS = {
 }
 
 
-# Lowering recurses once per nesting level of the source, as the checker does (see
-# pipeline.RECURSION_LIMIT): allow as much, and report anything deeper.
-RECURSION_LIMIT = 10_000
-
-
 def lower(program: Program, wave_size: int, diagnostics: Diagnostics) -> Module:
-    """Lower a checked program to an IR module (errors go to ``diagnostics``)."""
-    previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
-    lowerer = None
-    try:
-        lowerer = Lowerer(program, wave_size, diagnostics)
-        return lowerer.run()
-    except RecursionError:
-        diagnostics.error("the program nests too deeply for shc to lower", program.entry.coord)
-        return lowerer.module if lowerer is not None else Module(Function(program.entry.name))
-    finally:
-        sys.setrecursionlimit(previous)
+    """Lower a checked program to an IR module (errors go to ``diagnostics``). Lowering
+    recurses once per nesting level of the source: callers run it under
+    ``diagnostics.nesting_guard``, as every stage is."""
+    return Lowerer(program, wave_size, diagnostics).run()
 
 
 # ---------------------------------------------------------------------- frames
