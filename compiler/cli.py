@@ -62,7 +62,7 @@ def run_stage(path: str, work):
     except CompileError:
         print(diagnostics.render(), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
-    except (KeyboardInterrupt, typer.Exit):
+    except (KeyboardInterrupt, typer.Exit, BrokenPipeError):
         raise
     except Exception as failure:  # an internal compiler error must never show a traceback
         print(internal_error_line(path, failure), file=sys.stderr)
@@ -91,9 +91,13 @@ def check_command(
     include: Optional[List[str]] = IncludeOption,
     emit: Optional[str] = typer.Option(None, "--emit", help="Print a stage's output: 'ast'."),
 ) -> None:
-    """Check a shader: silent with exit 0 when it is valid, diagnostics otherwise."""
+    """Check a shader: silent with exit 0 when it is valid, diagnostics otherwise.
+
+    Runs every stage that can reject a program or warn about it (the front end, lowering
+    and the middle end, where barriers in divergent control flow are found), not the back
+    ends."""
     from .frontend import ast
-    from .pipeline import Options, check_file
+    from .pipeline import Options, check_file, lower_program, middle_end_passes, run_passes
 
     if emit not in (None, "ast"):
         print(f"shc: error: unknown --emit value '{emit}' (expected 'ast')", file=sys.stderr)
@@ -102,6 +106,8 @@ def check_command(
 
     def work(diagnostics):
         program = check_file(file, options, diagnostics)
+        module = lower_program(program, options, diagnostics)
+        run_passes(module, middle_end_passes(module.function.wave_size, diagnostics), options, diagnostics)
         return ast.dump(program.unit) if emit == "ast" else None
 
     text = run_stage(file, work)  # inside: a failure while dumping is an internal error too
@@ -142,6 +148,9 @@ def compile_command(
     if wave_size not in (32, 64):
         fail(f"--wave-size must be 32 or 64, not {wave_size}")
     wanted = set(print_after or [])
+    known = pass_names()
+    for name in sorted(wanted - set(known)):
+        fail(f"unknown pass '{name}' for --print-after (passes: {', '.join(known)})")
 
     def after(name: str, module) -> None:
         if print_after_all or name in wanted:
@@ -164,6 +173,14 @@ def compile_command(
         print(print_module(module), end="")
     else:
         print(run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics)), end="")
+
+
+def pass_names() -> list[str]:
+    """Every stage ``--print-after`` can name, in pipeline order: lowering, then each pass."""
+    from .diagnostics import Diagnostics
+    from .pipeline import middle_end_passes
+
+    return ["lower"] + list(dict.fromkeys(p.name for p in middle_end_passes(32, Diagnostics())))
 
 
 def back_end_text(module, emit: str, source: bool, diagnostics) -> str:
@@ -301,7 +318,12 @@ def fail(message: str) -> None:
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except BrokenPipeError:  # `shc ... | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,15 @@ gets one element per dispatched thread; other resources need an ``--input``.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from .dispatch import DispatchError
+from .dispatch import MAX_GROUPS_PER_DIMENSION, DispatchError
 from .layout import BindingError
+
+
+MAX_BUFFER_BYTES = 2**31 - 1  # what the JIT's 32-bit byte offsets address
 
 
 class UsageError(ValueError):
@@ -40,7 +45,21 @@ def parse_groups(text: str) -> tuple[int, int, int]:
         raise UsageError(f"--groups expects X,Y,Z (integers), not '{text}'") from None
     if not 1 <= len(counts) <= 3 or any(c < 0 for c in counts):
         raise UsageError(f"--groups expects X,Y,Z (integers), not '{text}'")
+    if any(c > MAX_GROUPS_PER_DIMENSION for c in counts):
+        raise UsageError(f"--groups {text}: at most {MAX_GROUPS_PER_DIMENSION} groups per dimension (D3D12's limit)")
     return tuple(counts + [1] * (3 - len(counts)))
+
+
+def check_output_path(name: str, path: str) -> None:
+    """Fail before the dispatch, not after it, when an --output cannot be written."""
+    target = path if path.endswith(".npy") else path + ".npy"  # what np.save writes
+    parent = os.path.dirname(os.path.abspath(target))
+    if os.path.isdir(target):
+        raise UsageError(f"cannot write --output {name}={path}: it is a directory")
+    if not os.path.isdir(parent):
+        raise UsageError(f"cannot write --output {name}={path}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        raise UsageError(f"cannot write --output {name}={path}: permission denied")
 
 
 def parse_constant(text: str):
@@ -68,6 +87,8 @@ def run(file: str, groups: str, inputs, outputs, constants, entry: str, defines:
         except (OSError, ValueError) as failure:
             raise UsageError(f"cannot read --input {name}={path}: {failure}") from None
     saves = parse_pairs(outputs, "--output")
+    for name, path in saves.items():
+        check_output_path(name, path)
     threads_total = counts[0] * counts[1] * counts[2] * int(np.prod(kernel.numthreads))
     for name in saves:
         if name in arrays:
@@ -78,6 +99,10 @@ def run(file: str, groups: str, inputs, outputs, constants, entry: str, defines:
             raise UsageError(f"--output {name}: the kernel binds no resource named '{name}'") from None
         if binding_category(binding.kind) != "buffer" or binding.count != 1:
             raise UsageError(f"--output {name}: give its initial contents with --input {name}=FILE.npy")
+        nbytes = threads_total * np.dtype(binding.dtype).itemsize
+        if nbytes > MAX_BUFFER_BYTES:
+            raise UsageError(f"--output {name}: one element per thread of {counts} groups is {nbytes:,} bytes; "
+                             f"a buffer holds at most {MAX_BUFFER_BYTES:,} (2 GiB - 1)")
         arrays[name] = np.zeros(threads_total, dtype=binding.dtype)
     for binding in kernel.bindings:
         category = binding_category(binding.kind)

@@ -33,6 +33,7 @@ for other slots.
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import threading
 import time
@@ -152,8 +153,9 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
     if threads is not None and (not isinstance(threads, (int, np.integer)) or threads < 1):
         raise ValueError(f"threads must be a positive number of host threads or None, not {threads!r}")
     workers = max(1, min(threads or os.cpu_count() or 1, total or 1))
-    if timeout is not None and timeout <= 0:
-        raise ValueError(f"timeout must be positive seconds or None, not {timeout}")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.number))
+                                or not math.isfinite(timeout) or timeout <= 0):
+        raise ValueError(f"timeout must be positive seconds (a finite number) or None, not {timeout!r}")
     stats = DispatchStats(groups=groups, waves=total * waves, wave_size=wave_size, lds_bytes=info.lds_bytes,
                           scratch_bytes_per_wave=info.scratch_bytes_per_wave, threads=workers)
     if total == 0:

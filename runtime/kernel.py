@@ -368,16 +368,24 @@ class Kernel:
 
     # -- running it -----------------------------------------------------------------------
 
-    def dispatch(self, groups, /, timeout: float | None = DEFAULT_TIMEOUT, threads: int | None = None,
-                 **bindings) -> DispatchResult:
+    def dispatch(self, groups, bindings: dict | None = None, /, *, timeout: float | None = DEFAULT_TIMEOUT,
+                 threads: int | None = None, **named) -> DispatchResult:
         """Run ``groups`` = (gx, gy, gz) workgroups; resources and constants by their HLSL names.
 
-        Outputs land in the caller's arrays. ``timeout`` (seconds, None for none)
-        arms the watchdog; ``threads`` host threads run groups (default: the cores).
+        Bindings come as keywords (``o=array, scale=2``) or in the ``bindings`` mapping,
+        which also takes the names dispatch's own options use (``{"timeout": 3}`` for a
+        cbuffer field called ``timeout``). Outputs land in the caller's arrays.
+        ``timeout`` (seconds, None for none) arms the watchdog; ``threads`` host threads
+        run groups (default: the cores).
         """
         from . import dispatch as runner
 
-        table = bind(self.info, bindings)
+        values = dict(bindings or {})
+        twice = sorted(set(values) & set(named))
+        if twice:
+            raise BindingError(f"{', '.join(map(repr, twice))} given both in the bindings mapping and as a keyword")
+        values.update(named)
+        table = bind(self.info, values)
         code = self._loaded()
         stats = runner.run(self.info, code, groups, table, timeout=timeout, threads=threads)
         table.write_back()

@@ -33,6 +33,9 @@ from ..compiler.frontend import hlsl_types as T
 from ..compiler.ir.lower import globals as G
 
 
+# dispatch()'s own keyword options: a shader name equal to one is given in the bindings mapping.
+DISPATCH_OPTIONS = ("timeout", "threads")
+
 class BindingError(TypeError):
     """A dispatch argument is missing, has the wrong dtype or shape, or names nothing."""
 
@@ -200,8 +203,10 @@ def pack_cbuffer(layout: CBufferLayout, values: dict, kernel_names: str = "") ->
     for member in layout.fields:
         if member.name not in values:
             if member.required:
+                how = (f"pass it in the bindings mapping: dispatch(groups, {{'{member.name}': ...}})"
+                       if member.name in DISPATCH_OPTIONS else f"pass {member.name}=...")
                 raise BindingError(f"missing constant '{member.name}' ({member.type}, in "
-                                   f"{_buffer_title(layout.name)}): pass {member.name}=...")
+                                   f"{_buffer_title(layout.name)}): {how}")
             continue
         _pack(data, member.offset, member.type, member.stored, values[member.name], member.name)
     return bytes(data)
@@ -254,6 +259,12 @@ def _numbers(value, dtype: np.dtype, shape: tuple[int, ...], where: str, t: T.Ty
                            f"{'shape ' + str(array.shape) if array.ndim else repr(value)}")
     if np.dtype(dtype).kind in "iu" and array.dtype.kind == "f" and not np.all(array == np.trunc(array)):
         raise BindingError(f"'{where}' is {t}: expected integers, got {value!r}")
+    if np.dtype(dtype).kind in "iu" and array.dtype.kind in "iuf" and array.size:
+        limits = np.iinfo(dtype)
+        low, high = array.min(), array.max()
+        if low < limits.min or high > limits.max:
+            outside = (low if low < limits.min else high).item()
+            raise BindingError(f"'{where}' is {t}: {outside!r} is out of range ({limits.min}..{limits.max})")
     with np.errstate(all="ignore"):
         return array.astype(dtype)
 

@@ -32,8 +32,8 @@ import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
 from ..compiler.machine.abi import META_FIELDS, META_INTS, ResourceKind
-from .layout import (BindingError, CBufferLayout, element_shape, from_memory, memory_type, numpy_dtype, pack_cbuffer,
-                     to_memory, transposes)
+from .layout import (DISPATCH_OPTIONS, BindingError, CBufferLayout, element_shape, from_memory, memory_type,
+                     numpy_dtype, pack_cbuffer, to_memory, transposes)
 from .textures import Texture, base_kind, bind_texture, texel_dtype
 
 __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
@@ -167,8 +167,11 @@ def bind(info, values: dict) -> ResourceTable:
             _bind_cbuffer(builder, first, info.cbuffers.get(binding.name, CBufferLayout(binding.name)), values)
             continue
         if binding.name not in values:
-            raise BindingError(f"missing resource '{binding.name}' ({_describe(binding)}): "
-                               f"pass {binding.name}={_example(binding)}")
+            if binding.name in DISPATCH_OPTIONS:  # a keyword dispatch() keeps for itself
+                how = f"pass it in the bindings mapping: dispatch(groups, {{'{binding.name}': {_example(binding)}}})"
+            else:
+                how = f"pass {binding.name}={_example(binding)}"
+            raise BindingError(f"missing resource '{binding.name}' ({_describe(binding)}): {how}")
         given = values[binding.name]
         items = _array_items(binding, given)
         if binding.count is None:  # unbounded: as many slots as the list has, its length in meta

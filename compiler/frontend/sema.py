@@ -32,6 +32,9 @@ __all__ = ["Checker", "Program", "Scope", "check"]
 STATEMENT_ATTRIBUTES = {"unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "call", "forcecase"}
 
 
+MAX_ARRAY_BYTES = 2**31 - 1  # an array's data: what a 32-bit byte offset addresses
+MAX_RESOURCE_ARRAY = 1_000_000  # D3D12's shader-visible descriptor heap (resource binding tiers 1 and 2)
+
 class Scope:
     def __init__(self, parent: Scope | None = None):
         self.parent = parent
@@ -158,8 +161,28 @@ class Checker(EntryRules, ExpressionChecker):
             if size is None or size <= 0:
                 self.error("array size must be a positive integer constant", dim.coord)
                 size = 1
+            elif not self.array_fits(base, size, dim.coord):
+                size = 1
             base = T.ArrayType(base, size)
         return base
+
+    def array_fits(self, element: T.Type, size: int, coord) -> bool:
+        """An array of ``size`` ``element``s is within the limits (README, "Limits"): at most
+        2 GiB of data, or 1,000,000 resources (D3D12's shader-visible descriptor heap)."""
+        count, leaf = size, element
+        while isinstance(leaf, T.ArrayType) and leaf.size is not None:
+            count, leaf = count * leaf.size, leaf.element
+        if isinstance(leaf, (T.ResourceType, T.SamplerType)):
+            if count > MAX_RESOURCE_ARRAY:
+                self.error(f"resource array is too large ({count} elements; the limit is "
+                           f"{MAX_RESOURCE_ARRAY:,})", coord)
+                return False
+            return True
+        leaf_bytes = T.size_in_bytes(leaf) if leaf is not ERROR else 4
+        if count * max(leaf_bytes, 1) > MAX_ARRAY_BYTES:
+            self.error(f"array is too large ({count} elements of {leaf_bytes} bytes; the limit is 2 GiB)", coord)
+            return False
+        return True
 
     # ---------------------------------------------------------- declarations
     def check_unit(self, unit: ast.TranslationUnit) -> None:

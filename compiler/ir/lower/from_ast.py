@@ -58,6 +58,11 @@ THREAD_INPUTS = {
 }
 
 
+# Local arrays indexed dynamically live in scratch, per thread: shc's limit (README,
+# "Limits"); a group of 1,024 threads at the limit needs 64 MiB of it.
+MAX_SCRATCH_BYTES = 64 * 1024
+
+
 def lower(program: Program, wave_size: int, diagnostics: Diagnostics) -> Module:
     """Lower a checked program to an IR module (errors go to ``diagnostics``). Lowering
     recurses once per nesting level of the source: callers run it under
@@ -191,6 +196,10 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
                 name += "'"
             self.scratch_names.add(name)
             offset = round_up(self.module.scratch_bytes, 4)
+            if offset + tight_size(var_type) > MAX_SCRATCH_BYTES:
+                self.diagnostics.error(
+                    f"local arrays need {offset + tight_size(var_type)} bytes of scratch per thread here; "
+                    f"the limit is {MAX_SCRATCH_BYTES} (64 KiB)", decl.coord)
             self.module.scratch_bytes = offset + tight_size(var_type)
             layout = self.globals.stored(decl.type, row_major=True)
             if isinstance(layout, T.ArrayType) and layout.size is None:  # sized by its initializer
