@@ -29,7 +29,10 @@ def inputs(count: int, seed: int):
         path, text = texts[number % len(texts)]
         description = "original"
         for _ in range(rng.randrange(1, 4)):  # one to three mutations stacked
-            description, text = mutate(text, rng)
+            try:
+                description, text = mutate(text, rng)
+            except (IndexError, ValueError):  # too little text left for this kind of mutation
+                break
         yield number, path, description, text
 
 

@@ -192,3 +192,19 @@ def test_dispatch_validates_its_timeout(timeout):
     k = shc.compile(NAMED_LIKE_OPTIONS)
     with pytest.raises(ValueError, match="timeout must be positive seconds"):
         k.dispatch((1, 1, 1), {"timeout": 1, "threads": 2}, o=np.zeros(4, np.uint32), u=3, timeout=timeout)
+
+
+# -- found by the fuzzer ----------------------------------------------------------------
+
+@pytest.mark.parametrize("declaration, what", [("float4 v = 1;", "index 4 is out of range for a vector of 4"),
+                                               ("float v[4] = {1, 2, 3, 4};", "index 4 is out of range for an array of 4"),
+                                               ("float2x4 v = 1;", "index 2 is out of range for a matrix of 2")])
+def test_an_unrolled_counter_past_the_end_is_an_error_not_an_internal_one(declaration, what):
+    """The counter of an unrolled loop is a constant only in lowering: it gets the checker's range
+    rule there (it reached the RDNA2 back end as an IndexError)."""
+    source = kernel(f"{declaration}\nfloat s = 0;\n[unroll] for (int k = 0; k < 6; ++k) {{ s += v[k].x; }}\no[0] = s;",
+                    "RWStructuredBuffer<float> o : register(u0);", threads=1)
+    result = compile_in_child(source)
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if "error:" in line]
+    assert len(errors) == 1 and f"<source>:6:" in errors[0] and what in errors[0], result.stdout

@@ -91,8 +91,25 @@ class ExpressionLowering:
                                                                      (T.ResourceType, T.SamplerType)):
                 raise Unsupported("a resource array element used as a value", coord)
             base = self.place(node.obj)
-            return self.add_step(base, "index", self.index_operand(node.index), coord)
+            return self.add_step(base, "index", self.checked_index(node), coord)
         return Place(ValueRoot(self.expr(node)), self.expr_type(node))
+
+    def checked_index(self, node: ast.Index) -> int | Inst:
+        """The index operand; one that only became a constant here (an unrolled loop's counter)
+        gets the range check the checker gives literal indexes, instead of reaching past the
+        value."""
+        index = self.index_operand(node.index)
+        obj = node.obj.type
+        sizes = {T.ArrayType: ("an array", getattr(obj, "size", None)),
+                 T.VectorType: ("a vector", getattr(obj, "size", None)),
+                 T.MatrixType: ("a matrix", getattr(obj, "rows", None))}
+        what, size = sizes.get(type(obj), ("", None))
+        if isinstance(index, int) and size is not None and not 0 <= index < size:
+            where = node.index.coord
+            if not any(item.coord == where for item in self.diagnostics.items):  # once, not per iteration
+                self.diagnostics.error(f"index {index} is out of range for {what} of {size} elements", where)
+            return 0
+        return index
 
     @staticmethod
     def innermost_type(t: T.Type) -> T.Type:
