@@ -190,3 +190,23 @@ class EntryRules:
             if other.body is not None and [p.type for p in other.params] == [p.type for p in func.params]:
                 return other
         return func
+
+
+MAX_ARRAY_BYTES = 2**31 - 1  # an array's data: what a 32-bit byte offset addresses
+MAX_RESOURCE_ARRAY = 1_000_000  # D3D12's shader-visible descriptor heap (resource binding tiers 1 and 2)
+
+
+def array_limit_error(element: T.Type, size: int) -> str | None:
+    """Why an array of ``size`` ``element``s is past the limits (README, "Limits"), or None:
+    at most 2 GiB of data, or 1,000,000 resources."""
+    count, leaf = size, element
+    while isinstance(leaf, T.ArrayType) and leaf.size is not None:
+        count, leaf = count * leaf.size, leaf.element
+    if isinstance(leaf, (T.ResourceType, T.SamplerType)):
+        if count > MAX_RESOURCE_ARRAY:
+            return f"resource array is too large ({count} elements; the limit is {MAX_RESOURCE_ARRAY:,})"
+        return None
+    leaf_bytes = T.size_in_bytes(leaf) if leaf is not ERROR else 4
+    if count * max(leaf_bytes, 1) > MAX_ARRAY_BYTES:
+        return f"array is too large ({count} elements of {leaf_bytes} bytes; the limit is 2 GiB)"
+    return None

@@ -23,7 +23,7 @@ from __future__ import annotations
 from . import ast
 from . import hlsl_types as T
 from .conversions import ERROR
-from .entry import EntryRules, Program
+from .entry import EntryRules, Program, array_limit_error
 from .expressions import ExpressionChecker
 from ..diagnostics import UNKNOWN, CompileError, Coord, Diagnostics
 
@@ -31,9 +31,6 @@ __all__ = ["Checker", "Program", "Scope", "check"]
 
 STATEMENT_ATTRIBUTES = {"unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "call", "forcecase"}
 
-
-MAX_ARRAY_BYTES = 2**31 - 1  # an array's data: what a 32-bit byte offset addresses
-MAX_RESOURCE_ARRAY = 1_000_000  # D3D12's shader-visible descriptor heap (resource binding tiers 1 and 2)
 
 class Scope:
     def __init__(self, parent: Scope | None = None):
@@ -167,22 +164,11 @@ class Checker(EntryRules, ExpressionChecker):
         return base
 
     def array_fits(self, element: T.Type, size: int, coord) -> bool:
-        """An array of ``size`` ``element``s is within the limits (README, "Limits"): at most
-        2 GiB of data, or 1,000,000 resources (D3D12's shader-visible descriptor heap)."""
-        count, leaf = size, element
-        while isinstance(leaf, T.ArrayType) and leaf.size is not None:
-            count, leaf = count * leaf.size, leaf.element
-        if isinstance(leaf, (T.ResourceType, T.SamplerType)):
-            if count > MAX_RESOURCE_ARRAY:
-                self.error(f"resource array is too large ({count} elements; the limit is "
-                           f"{MAX_RESOURCE_ARRAY:,})", coord)
-                return False
-            return True
-        leaf_bytes = T.size_in_bytes(leaf) if leaf is not ERROR else 4
-        if count * max(leaf_bytes, 1) > MAX_ARRAY_BYTES:
-            self.error(f"array is too large ({count} elements of {leaf_bytes} bytes; the limit is 2 GiB)", coord)
-            return False
-        return True
+        """An array of ``size`` ``element``s is within the limits (``entry.array_limit_error``)."""
+        problem = array_limit_error(element, size)
+        if problem is not None:
+            self.error(problem, coord)
+        return problem is None
 
     # ---------------------------------------------------------- declarations
     def check_unit(self, unit: ast.TranslationUnit) -> None:

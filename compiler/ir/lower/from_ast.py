@@ -32,7 +32,7 @@ lines for inlined code.
 from __future__ import annotations
 
 
-from ...diagnostics import Coord, Diagnostics
+from ...diagnostics import Coord, Diagnostics, nesting_guard
 from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ...frontend.sema import Program
@@ -65,9 +65,10 @@ MAX_SCRATCH_BYTES = 64 * 1024
 
 def lower(program: Program, wave_size: int, diagnostics: Diagnostics) -> Module:
     """Lower a checked program to an IR module (errors go to ``diagnostics``). Lowering
-    recurses once per nesting level of the source: callers run it under
-    ``diagnostics.nesting_guard``, as every stage is."""
-    return Lowerer(program, wave_size, diagnostics).run()
+    recurses once per nesting level of the source, so it runs under the nesting guard
+    every stage uses."""
+    with nesting_guard(diagnostics, program.entry.coord):
+        return Lowerer(program, wave_size, diagnostics).run()
 
 
 # ---------------------------------------------------------------------- frames
