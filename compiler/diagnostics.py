@@ -11,6 +11,7 @@ formatted the way clang and DXC print them::
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,11 +34,82 @@ EXIT_ERROR = 1
 EXIT_INTERNAL = 70  # EX_SOFTWARE: an internal compiler error
 
 
+# The largest file shc reads: the main file, an #include, or a file a diagnostic shows a line of.
+MAX_FILE_SIZE = 16 << 20
+_BOM = b"\xef\xbb\xbf"
+
+
+class SourceFileError(Exception):
+    """A file that cannot be source text: ``reason`` in words, and where, for a bad byte."""
+
+    def __init__(self, reason: str, line: int = 0, col: int = 0):
+        super().__init__(reason)
+        self.reason, self.line, self.col = reason, line, col
+
+
+def read_source_bytes(path: str) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``MAX_FILE_SIZE`` bytes.
+
+    Anything else (a directory, a FIFO, /dev/zero, a terminal) is refused before it is
+    read: the path is checked with ``stat``, opened without blocking, and checked again
+    on the open descriptor, so nothing swapped in between can make shc wait or read
+    without end. A missing file raises ``FileNotFoundError`` or ``NotADirectoryError``
+    (an include search goes on to the next directory).
+    """
+    try:
+        _check_regular(os.stat(path))
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        raise
+    except (OSError, ValueError) as failure:  # ValueError: a NUL character in the path
+        raise SourceFileError(f"cannot read file: {getattr(failure, 'strerror', None) or failure}") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        _check_regular(os.fstat(handle.fileno()))
+        data = handle.read(MAX_FILE_SIZE + 1)
+    _check_size(len(data))
+    return data
+
+
+def _check_regular(info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise SourceFileError("is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise SourceFileError("not a regular file")
+    _check_size(info.st_size)
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_FILE_SIZE:
+        raise SourceFileError(f"file is too large (the limit is {MAX_FILE_SIZE >> 20} MiB)")
+
+
+def decode_source(data: bytes) -> str:
+    """UTF-8 text without its byte order mark; a bad byte raises ``SourceFileError`` at its position."""
+    data = data.removeprefix(_BOM)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        bad = failure.start
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        col = len(data[line_start:bad].decode("utf-8")) + 1  # everything before the first bad byte decodes
+        raise SourceFileError(f"invalid UTF-8 byte 0x{data[bad]:02x}", data.count(b"\n", 0, bad) + 1, col) from None
+
+
+def read_source_text(path: str) -> str:
+    """The text of a source file: a regular file within the size limit, UTF-8, BOM removed."""
+    return decode_source(read_source_bytes(path))
+
+
 class SourceCache:
-    """The text of every file the preprocessor read, for printing source lines."""
+    """The text of every file the preprocessor read, for printing source lines.
+
+    A file nobody read (one a ``#line`` directive names) is read only when a diagnostic
+    shows one of its lines, and only if it is a regular file within ``MAX_FILE_SIZE``;
+    bytes that are not UTF-8 show as U+FFFD.
+    """
 
     def __init__(self) -> None:
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, list[str] | None] = {}  # None: a file that cannot be shown
 
     def add(self, path: str, text: str) -> None:
         self._lines[path] = text.splitlines()
@@ -45,14 +117,17 @@ class SourceCache:
     def line(self, path: str, number: int) -> str | None:
         if path not in self._lines:
             try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    self.add(path, handle.read())
-            except OSError:
-                return None
+                text = read_source_bytes(path).removeprefix(_BOM).decode("utf-8", errors="replace")
+                self._lines[path] = text.splitlines()
+            except (OSError, SourceFileError):
+                self._lines[path] = None
         lines = self._lines[path]
-        if 1 <= number <= len(lines):
+        if lines is not None and 1 <= number <= len(lines):
             return lines[number - 1]
         return None
+
+
+SHOWN_LINE = 200  # characters of a long source line a diagnostic shows
 
 
 @dataclass(slots=True)
@@ -72,10 +147,16 @@ class Diagnostic:
         if sources is None or self.coord.line <= 0:
             return head
         text = sources.line(self.coord.file, self.coord.line)
-        if text is None:
-            return head
+        if text is None or not text.replace("\t", " ").isprintable():
+            return head  # nor is a line of control characters (a binary file)
+        column = max(self.coord.col - 1, 0)
+        if len(text) > SHOWN_LINE:  # a window of a long line around the column, as clang shows it
+            start = max(0, min(column - SHOWN_LINE // 2, len(text) - SHOWN_LINE))
+            lead = "..." if start else ""
+            tail = "..." if start + SHOWN_LINE < len(text) else ""
+            text, column = lead + text[start:start + SHOWN_LINE] + tail, column - start + len(lead)
         # Keep tabs in the caret line so it lines up under the same terminal tab stops.
-        prefix = text[: max(self.coord.col - 1, 0)]
+        prefix = text[:column]
         caret = "".join(ch if ch == "\t" else " " for ch in prefix) + "^"
         return f"{head}\n{text}\n{caret}"
 

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
+from .diagnostics import CompileError, Coord, Diagnostics, SourceFileError, nesting_guard, read_source_text
 from .frontend import ast
 from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
@@ -73,11 +73,12 @@ def check_source(text: str, filename: str, options: Options, diagnostics: Diagno
 
 
 def read_source(path: str, diagnostics: Diagnostics) -> str:
+    """The text of the main file (diagnostics.read_source_text: a regular file of at most
+    16 MiB, UTF-8, byte order mark removed); anything else is a fatal diagnostic."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError:
-        diagnostics.fatal("file is not UTF-8 text", Coord(path, 0, 0))
+        return read_source_text(path)
+    except SourceFileError as failure:
+        diagnostics.fatal(failure.reason, Coord(path, failure.line, failure.col))
     except OSError as failure:
         diagnostics.fatal(f"cannot read file: {failure.strerror or failure}", Coord(path, 0, 0))
     return ""

@@ -231,29 +231,37 @@ def _split(tok: lex.LexToken, kind: str) -> tuple[lex.LexToken, lex.LexToken]:
     return first, second
 
 
+# An integer literal is at most 64 bits; longer digit strings are refused by their length
+# before int() sees them (a 5,000-digit decimal would trip Python's int-string limit).
+INTEGER_TOO_LARGE = "integer literal is too large to be represented in any integer type"
+_MAX_DIGITS = {16: 16, 10: 20, 8: 22}  # digits of 2**64 - 1, leading zeros not counted
+
+
 def integer_literal(text: str) -> tuple[int, str, str | None]:
     """The value and lower-case suffix of an integer literal, and what is wrong with it."""
     body = text.rstrip("uUlL")
     suffix = text[len(body):].lower()
-    problem = None
-    if body.lower().startswith("0x"):
-        value = int(body, 16)
-    elif len(body) > 1 and body.startswith("0"):  # octal, as in C
-        if any(ch in "89" for ch in body):
-            return 0, suffix, f"invalid digit in octal constant '{text}'"
-        value = int(body, 8)
-    else:
-        value = int(body)
-    if value >= 1 << 64:
-        problem = f"integer constant '{text}' is too large"
-        value &= (1 << 64) - 1
-    return value, suffix, problem
+    if body[:2].lower() == "0x":
+        base, digits = 16, body[2:]
+    else:  # a leading 0 is octal, as in C
+        base, digits = (8 if len(body) > 1 and body.startswith("0") else 10), body
+    if base == 8 and any(ch in "89" for ch in digits):
+        return 0, suffix, f"invalid digit in octal constant '{_shown(text)}'"
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS[base] or int(digits, base) >= 1 << 64:
+        return 0, suffix, INTEGER_TOO_LARGE
+    return int(digits, base), suffix, None
 
 
 def float_literal(text: str) -> tuple[float, str, str | None]:
     """The value and lower-case suffix (f, h, l) of a floating-point literal, and what is wrong."""
     suffix = text[-1].lower() if text[-1] in "fFhHlL" else ""
-    value = float(text[:-1] if suffix else text)
+    value = float(text[:-1] if suffix else text)  # linear in the digits, whatever the exponent
     if value == float("inf"):
-        return 0.0, suffix, f"floating-point constant '{text}' is too large"
+        return 0.0, suffix, f"floating-point constant '{_shown(text)}' is too large"
     return value, suffix, None
+
+
+def _shown(text: str) -> str:
+    """A literal as a message quotes it: a very long one by its first 20 characters."""
+    return text if len(text) <= 24 else text[:20] + "..."

@@ -5,7 +5,13 @@ pcpp does the preprocessing (includes, macros with ``#``/``##``, conditionals wi
 writes the text the lexer reads, and remembers for every output span which file,
 line and column it came from. Tokens produced by a macro expansion map to the
 place the macro was used, as clang reports them. pcpp's own errors, and inputs
-pcpp would crash on, become diagnostics.
+pcpp would crash on, become diagnostics in clang's words.
+
+Hostile input is refused before pcpp works on it: an #include reads only a regular
+file within diagnostics.MAX_FILE_SIZE; the include depth, macro nesting, the size of
+one macro expansion and of the whole output are limited (preprocess_limits.py, which also
+predicts an expansion's size before pcpp builds it); integer literals in #if and shift
+counts are checked before pcpp hands them to Python's unbounded integers.
 """
 
 from __future__ import annotations
@@ -21,11 +27,16 @@ from pathlib import Path
 import pcpp
 from pcpp.preprocessor import trigraph
 
-from ..diagnostics import CompileError, Coord, Diagnostics, display_path
+from ..diagnostics import (CompileError, Coord, Diagnostics, SourceFileError, display_path, nesting_guard,
+                           read_source_text)
+from .preprocess_limits import (INPUT_TOO_LARGE, MAX_EXPANSION_TOKENS, MAX_INCLUDE_DEPTH, MAX_INPUT_TOKENS,
+                                MAX_MACRO_NESTING, MAX_OUTPUT_SIZE, MAX_OUTPUT_TOKENS, NESTED_TOO_DEEPLY,
+                                CheckedEvaluator, ExpansionSizes, LimitExceeded, expansion_too_large)
 
 STDLIB_DIR = Path(__file__).resolve().parent.parent.parent / "stdlib"
-MAX_INCLUDE_DEPTH = 100  # each level costs pcpp a few Python frames
+MAX_LINE_NUMBER = 2147483647  # C's limit for #line
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DIRECTIVE = re.compile(r"\s*#\s*")
 
 
 @dataclass
@@ -132,7 +143,10 @@ class _Preprocessor(pcpp.Preprocessor):
     """pcpp with its hooks routed into shc's diagnostics."""
 
     def __init__(self, diagnostics: Diagnostics, files: _Files, main_name: str, search_path: list[str]):
+        self.sizes = None  # pcpp defines __DATE__ and friends while it starts
         super().__init__()
+        self.sizes = ExpansionSizes(self.macros, self.t_ID, self.t_WS)
+        self.evaluator = CheckedEvaluator(self.evaluator, self)
         self.main_name = main_name
         self.diagnostics = diagnostics
         self.files = files
@@ -143,53 +157,114 @@ class _Preprocessor(pcpp.Preprocessor):
         self._directive_args: list = []
         self._else_seen: list[bool] = []  # per open conditional of the current file
         self._deferred: dict[str, str] = {}  # placeholder identifier -> error to report
+        self._expansion_depth = 0  # expand_macros calls in progress
+        self._input_tokens = 0  # tokens lexed so far, in every file
+        self._output_tokens = 0  # tokens expanded at the top level so far
+        self._top_tokens: list = []  # the list the outermost expand_macros call works on
 
     # -- positions ----------------------------------------------------------
     def coord_of(self, tok) -> Coord:
-        """The source position of a token pcpp read from a file."""
-        source = tok.source or ""
+        """The source position of a token pcpp read from a file (or from -D)."""
+        if not tok.source:
+            return Coord("<command line>", 1, 1)
+        source = tok.source
         path, line = remap_line(self.line_remaps.get(source, []), source, tok.lineno)
         return Coord(self.files.name(path), line, self.files.column(source, tok.lexpos))
 
     def line_coord(self, source: str, line: int, word: str | None = None) -> Coord:
-        """A position on ``line``: where ``word(`` is used, else the first non-blank."""
+        """A position on ``line``: where ``word(`` is used, else a directive's name, else the first non-blank."""
         text = self.files.line_text(source, line)
-        match = re.search(rf"\b{re.escape(word)}\s*\(", text) if word else None
-        col = match.start() + 1 if match else len(text) - len(text.lstrip()) + 1
+        call = re.search(rf"\b{re.escape(word)}\s*\(", text) if word else None
+        directive = _DIRECTIVE.match(text)
+        if call:
+            col = call.start() + 1
+        elif directive:
+            col = directive.end() + 1
+        else:
+            col = len(text) - len(text.lstrip()) + 1
         path, mapped = remap_line(self.line_remaps.get(source, []), source, line)
         return Coord(self.files.name(path), mapped, col)
 
-    def _here(self) -> Coord:
+    def directive_coord(self) -> Coord:
         """The position of the directive being processed."""
         if self.lastdirective is None:
             return Coord(self.main_name, 1, 1)
         return self.coord_of(self.lastdirective)
 
+    def _include_coord(self) -> Coord:
+        """The position of the file name of the #include being processed."""
+        args = self._directive_args
+        return self.coord_of(args[0]) if args else self.directive_coord()
+
+    def limit_coord(self, limit: LimitExceeded) -> Coord:
+        """Where a limit was reached: its token, else the macro use pcpp was expanding."""
+        tok = limit.tok if limit.tok is not None else self._use_token()
+        return self.coord_of(tok) if tok is not None else self.directive_coord()
+
+    def _use_token(self):
+        """The macro use pcpp is expanding: the first macro name on its current line."""
+        for tok in self._top_tokens:
+            if tok.lineno == self.linemacro and tok.type == self.t_ID and tok.value in self.macros:
+                return tok
+        return None
+
+    # -- limits -------------------------------------------------------------
+    def group_lines(self, input, abssource):  # pcpp's signature
+        """pcpp's lines of a file, counted against ``MAX_INPUT_TOKENS`` as they are lexed."""
+        for line in super().group_lines(input, abssource):
+            self._input_tokens += len(line)
+            if self._input_tokens > MAX_INPUT_TOKENS:
+                raise LimitExceeded(INPUT_TOO_LARGE, line[0])
+            yield line
+
+    def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's signature
+        """pcpp's expansion, its size predicted first and its nesting and size counted."""
+        if self._expansion_depth == 0:
+            self._top_tokens = tokens
+            self.sizes.check(tokens, MAX_OUTPUT_TOKENS - self._output_tokens)
+        elif self._expansion_depth > MAX_MACRO_NESTING:
+            raise LimitExceeded(NESTED_TOO_DEEPLY)
+        self._expansion_depth += 1
+        try:
+            result = super().expand_macros(tokens, expanding_from)
+        finally:
+            self._expansion_depth -= 1
+        if self._expansion_depth == 0:
+            self._output_tokens += len(result)
+        elif len(result) > MAX_EXPANSION_TOKENS:  # a size the prediction missed (a name made by ##)
+            use = self._use_token()
+            raise LimitExceeded(expansion_too_large(use.value if use is not None else None), use)
+        return result
+
     # -- hooks -------------------------------------------------------------
     def on_error(self, file, line, msg):
         self.return_code += 1
-        if not file or file == "unknown" or not line:
-            coord = self._here()
+        message = _error_text(msg)
+        if message == MISSING_ANGLE:
+            coord = self._include_coord()
+        elif not file or file == "unknown" or not line:
+            coord = self.directive_coord()
         else:
             macro = re.match(r"Macro (\w+) ", msg)
             coord = self.line_coord(file, line, macro.group(1) if macro else None)
-        self.diagnostics.error(_error_text(msg), coord)
+        self.diagnostics.error(message, coord)
 
     def on_file_open(self, is_system_include, includepath):
-        with open(includepath, "rb") as handle:
-            data = handle.read()
+        """Only a regular file within the size limit, in UTF-8 (a missing one: the search goes on)."""
+        name = display_path(includepath)
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            self.diagnostics.error(f"'{display_path(includepath)}' is not UTF-8 text", self._here())
-            text = data.decode("utf-8", errors="replace")
-        text = text.removeprefix("\ufeff")
-        self.files.add(includepath, display_path(includepath), text)
+            text = read_source_text(includepath)
+        except SourceFileError as failure:
+            if failure.line:
+                self.diagnostics.error(failure.reason, Coord(name, failure.line, failure.col))
+            else:
+                self.diagnostics.error(f"'{name}': {failure.reason}", self._include_coord())
+            raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove) from None
+        self.files.add(includepath, name, text)
         return io.StringIO(text)
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-        args = self._directive_args
-        coord = self.coord_of(args[0]) if args else self._here()
+        coord = self._include_coord()
         if is_malformed:
             self.diagnostics.error(f"expected \"FILENAME\" or <FILENAME> after #include, not '{includepath}'", coord)
         else:
@@ -198,9 +273,17 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def include(self, tokens, original_line):
         """Search for both include forms next to the including file first."""
-        if self.include_depth > MAX_INCLUDE_DEPTH:
-            self.diagnostics.error(f"#include nested more than {MAX_INCLUDE_DEPTH} levels deep", self._here())
+        if not tokens:  # a macro that expands to nothing
+            self.diagnostics.error("expected \"FILENAME\" or <FILENAME> after #include", self.directive_coord())
             return
+        written = "".join(tok.value for tok in tokens)
+        if "\0" in written or written in ('""', "<>"):
+            self.diagnostics.error("null character in include file name" if "\0" in written else "empty filename",
+                                   self._include_coord())
+            return
+        if self.include_depth >= MAX_INCLUDE_DEPTH:  # fatal, as in clang: 2**200 includes would follow
+            raise LimitExceeded(f"#include nested depth {self.include_depth} exceeds maximum of {MAX_INCLUDE_DEPTH}",
+                                self._directive_args[0] if self._directive_args else None)
         here = self.temp_path[0] if self.temp_path else ""
         self.path = [here, *self.search_path]
         outer, self._else_seen = self._else_seen, []
@@ -234,6 +317,8 @@ class _Preprocessor(pcpp.Preprocessor):
         elif name == "include" and not toks:
             self.diagnostics.error("expected \"FILENAME\" or <FILENAME> after #include", self.coord_of(directive))
             raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+        elif name == "define" and not toks:  # pcpp reads the name (include guards) before define()
+            toks[:] = [self._placeholder(directive, self.t_ID, "macro name missing")]
         return True
 
     def _check_expression(self, directive, toks) -> None:
@@ -282,30 +367,67 @@ class _Preprocessor(pcpp.Preprocessor):
         return 0  # C semantics: an unknown identifier in #if is 0
 
     def on_unknown_macro_function_in_expr(self, ident):
-        self.diagnostics.error(f"function-like macro '{ident}' is not defined", self._here())
+        self.diagnostics.error(f"function-like macro '{ident}' is not defined", self.directive_coord())
         return lambda *args: 0
 
     def _report_placeholder(self, name: str) -> None:
         message = self._deferred.get(name)
         if message:
-            self.diagnostics.error(message, self._here())
+            self.diagnostics.error(message, self.directive_coord())
 
     def define(self, tokens):
-        if not isinstance(tokens, str):
-            if not tokens:
-                self.diagnostics.error("macro name missing", self._here())
-                return
-            if tokens[0].type != self.t_ID:
-                self.diagnostics.error("macro name must be an identifier", self.coord_of(tokens[0]))
-                return
+        if self.sizes is None:  # pcpp's own definitions, while it starts
+            super().define(tokens)
+            return
+        if isinstance(tokens, str):  # -D, and __FILE__
+            tokens = self.tokenize(tokens)
+        problem = self._definition_problem(tokens)
+        if problem:
+            self.diagnostics.error(*problem)
+            return
         super().define(tokens)
+        self.sizes.forget()
+
+    def _definition_problem(self, tokens) -> tuple[str, Coord] | None:
+        """What is wrong with a #define's name or parameter list (pcpp would crash or say less)."""
+        if not tokens:
+            return "macro name missing", self.directive_coord()
+        name = tokens[0]
+        if name.type != self.t_ID:
+            return "macro name must be an identifier", self.coord_of(name)
+        if self._deferred.get(name.value):
+            return self._deferred[name.value], self.directive_coord()
+        if len(tokens) == 1 or tokens[1].type in self.t_WS:
+            return None
+        if tokens[1].value != "(":
+            return "whitespace required after macro name", self.coord_of(tokens[1])
+        params = [tok for tok in tokens[2:] if tok.type not in self.t_WS]
+        index = 0
+        while index < len(params):  # NAME, '...' or NAME..., then ',' or ')'
+            if params[index].value == ")" and index == 0:
+                return None
+            named = params[index].type == self.t_ID
+            index += 1 if named else 0
+            variadic = [tok.value for tok in params[index:index + 3]] == [".", ".", "."]
+            index += 3 if variadic else 0
+            if not (named or variadic):
+                return "invalid token in macro parameter list", self.coord_of(params[index])
+            if index < len(params) and params[index].value == ")":
+                return None
+            if variadic or index == len(params):
+                break  # nothing may follow a variadic parameter
+            if params[index].value != ",":
+                return "invalid token in macro parameter list", self.coord_of(params[index])
+            index += 1
+        return "missing ')' in macro parameter list", self.coord_of(tokens[1])
 
     def undef(self, tokens):
         if not tokens or tokens[0].type != self.t_ID:
             self.diagnostics.error("macro name missing" if not tokens else "macro name must be an identifier",
-                                   self._here())
+                                   self.directive_coord())
             return
         super().undef(tokens)
+        self.sizes.forget()
 
     def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
         text = "".join(tok.value for tok in toks).strip()
@@ -327,9 +449,15 @@ class _Preprocessor(pcpp.Preprocessor):
 
     # -- #line -------------------------------------------------------------
     def _line_directive(self, directive, toks, coord: Coord) -> None:
-        words = [tok.value for tok in self.expand_macros(list(toks)) if not tok.value.isspace()]
-        if not words or not words[0].isdigit():
+        operands = [tok for tok in self.expand_macros(list(toks)) if not tok.value.isspace()]
+        words = [tok.value for tok in operands]
+        if not words or not words[0].isdigit() or not words[0].strip("0"):
             self.diagnostics.error("#line directive requires a positive integer argument", coord)
+            return
+        if len(words[0].lstrip("0")) > len(str(MAX_LINE_NUMBER)) or int(words[0]) > MAX_LINE_NUMBER:
+            where = coord if getattr(operands[0], "expanded_from", None) else self.coord_of(operands[0])
+            self.diagnostics.error(f"line number in #line directive is too large (the maximum is {MAX_LINE_NUMBER})",
+                                   where)
             return
         if len(words) > 1 and not (words[1].startswith('"') and words[1].endswith('"') and len(words[1]) > 1):
             self.diagnostics.error("invalid filename for #line directive", coord)
@@ -350,12 +478,29 @@ def remap_line(remaps: list[tuple[int, int, str]], path: str, line: int) -> tupl
     return result
 
 
+# pcpp's messages in clang's words.
+MISSING_ANGLE = "missing terminating '>' character"
+_MESSAGES = (
+    (re.compile(r"Unterminated #"), "unterminated conditional directive"),
+    (re.compile(r"Misplaced #(\w+)"), r"#\1 without #if"),
+    (re.compile(r"Malformed #include <"), MISSING_ANGLE),
+)
+_EVALUATION_ERRORS = {"ZeroDivisionError": "division by zero", "ShiftCountTooLarge": "shift count is too large"}
+
+
 def _error_text(message: str) -> str:
     message = message.strip()
-    evaluation = re.match(r"Could not evaluate expression due to (\w+)\(.*\(passed to evaluator: '(.*)'\)$", message)
+    evaluation = re.match(r"Could not evaluate expression due to (\w+)\(.*\(passed to evaluator: '(.*)'\)$", message,
+                          re.DOTALL)
     if evaluation:
-        reason = "division by zero" if evaluation.group(1) == "ZeroDivisionError" else "invalid expression"
-        return f"{reason} in preprocessor expression '{evaluation.group(2).strip()}'"
+        reason = _EVALUATION_ERRORS.get(evaluation.group(1), "invalid expression")
+        expression = " ".join(evaluation.group(2).split())
+        shown = expression if len(expression) <= 60 else expression[:57] + "..."
+        return f"{reason} in preprocessor expression '{shown}'"
+    for pattern, words in _MESSAGES:
+        match = pattern.match(message)
+        if match:
+            return match.expand(words)
     return message[:1].lower() + message[1:] if message else "preprocessing error"
 
 
@@ -370,7 +515,15 @@ def preprocess(
 
     Includes, with quotes or angle brackets, are searched relative to the
     including file, then in ``include_dirs``, then in shc's ``stdlib/``.
+    A limit reached (preprocess_limits.py) is a fatal error.
     """
+    text = text.removeprefix("\ufeff")
+    with nesting_guard(diagnostics, Coord(filename, 1, 1)):  # pcpp recurses per #include and per macro level
+        return _preprocess(text, filename, diagnostics, defines, include_dirs)
+
+
+def _preprocess(text: str, filename: str, diagnostics: Diagnostics, defines: dict[str, str] | None,
+                include_dirs: list[str] | None) -> Preprocessed:
     files = _Files(diagnostics)
     files.add(filename, filename, text)
     search_path = [os.path.abspath(d) for d in include_dirs or []] + [str(STDLIB_DIR)]
@@ -387,6 +540,7 @@ def preprocess(
 def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
     out = Preprocessed(text="", lines=[[]], main_file=filename)
     chunks: list[str] = []
+    size = 0  # characters in chunks
     out_col = 1
     site = Coord(filename, 1, 1)  # where the next macro expansion is anchored
     previous = None
@@ -395,16 +549,22 @@ def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
             tok = pre.token()
         except CompileError:
             raise
+        except LimitExceeded as limit:
+            pre.diagnostics.fatal(limit.message, pre.limit_coord(limit))
         except RecursionError:
             where = pre.line_coord(pre.source, pre.linemacro) if pre.source and pre.linemacro else site
             pre.diagnostics.error("macro expansion or #include nested too deeply", where)
             break
-        except Exception as failure:  # pcpp met input it does not handle
-            pre.diagnostics.error(f"preprocessor failure: {type(failure).__name__}", site)
+        except Exception:  # pcpp met input it does not handle; no exception name reaches the user
+            pre.diagnostics.error("malformed preprocessor input: cannot preprocess past this point", site)
             break
         if tok is None:
             break
         value = tok.value
+        size += len(value)
+        if size > MAX_OUTPUT_SIZE:
+            pre.diagnostics.fatal(f"preprocessed output is too large (more than {MAX_OUTPUT_SIZE >> 20} MiB)",
+                                  site if tok.expanded_from else pre.coord_of(tok))
         if previous is not None and previous.value == "/" and value == "*" and not tok.expanded_from \
                 and previous.lexpos + 1 == tok.lexpos:
             pre.diagnostics.error("unterminated /* comment", pre.coord_of(previous))

@@ -47,7 +47,8 @@ def test_integer_values_and_suffixes(text, value, suffix):
 @pytest.mark.parametrize("text, message", [
     ("09", "invalid digit in octal constant '09'"),
     ("018u", "invalid digit in octal constant '018u'"),
-    ("18446744073709551616", "integer constant '18446744073709551616' is too large"),
+    ("18446744073709551616", "integer literal is too large to be represented in any integer type"),
+    ("9" * 5000, "integer literal is too large to be represented in any integer type"),
 ])
 def test_bad_integer_literals(text, message):
     assert integer_literal(text)[2] == message
