@@ -10,7 +10,7 @@ block). ``verify`` raises ``VerifyError`` listing every problem found.
 from __future__ import annotations
 
 from .core import Block, Function, Inst
-from .dominance import dominators
+from .dominance import DominatorTree, dominators
 from .ops import Op
 
 
@@ -41,7 +41,7 @@ def verify(function: Function) -> None:
 
 
 def _check_block(block: Block, members: set[Block], preds: list[Block],
-                 defined: dict[Inst, tuple[Block, int]], dom: dict[Block, set[Block]]) -> list[str]:
+                 defined: dict[Inst, tuple[Block, int]], dom: DominatorTree) -> list[str]:
     problems = []
     where = f"^{block.name}"
     if not block.insts or not block.insts[-1].is_terminator:
@@ -75,7 +75,7 @@ def _check_block(block: Block, members: set[Block], preds: list[Block],
 
 
 def _check_operand(inst: Inst, position: int, operand: Inst, block: Block, index: int,
-                   defined: dict[Inst, tuple[Block, int]], dom: dict[Block, set[Block]]) -> str | None:
+                   defined: dict[Inst, tuple[Block, int]], dom: DominatorTree) -> str | None:
     if operand not in defined:
         return f"{inst.op.value} uses a value that is not defined in the function"
     def_block, def_index = defined[operand]
@@ -83,13 +83,13 @@ def _check_operand(inst: Inst, position: int, operand: Inst, block: Block, index
         return None  # unreachable code is not checked for dominance
     if inst.op is Op.PHI:
         use_block = inst.targets[position] if position < len(inst.targets) else block
-        if use_block in dom and def_block not in dom[use_block]:
+        if use_block in dom and not dom.dominates(def_block, use_block):
             return f"phi operand {position} does not dominate its incoming block"
         return None
     if def_block is block:
         if def_index >= index:
             return f"{inst.op.value} uses a value defined after it"
         return None
-    if def_block not in dom[block]:
+    if not dom.dominates(def_block, block):
         return f"{inst.op.value} uses a value that does not dominate it"
     return None

@@ -35,7 +35,7 @@ class CommonSubexpressions(Pass):
                     continue
                 # operands already replaced count as their replacement, so chains collapse in one walk
                 key = _key(inst, mapping)
-                earlier = next((other for other in available.get(key, []) if other.block in dom[block]), None)
+                earlier = next((other for other in available.get(key, []) if dom.dominates(other.block, block)), None)
                 if earlier is None:
                     available.setdefault(key, []).append(inst)
                 else:

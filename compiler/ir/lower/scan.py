@@ -9,6 +9,10 @@
   (assignments, calls of functions that write anything but their own locals,
   memory writes, atomics, barriers, and wave ops, whose results depend on which
   lanes run them). ``&&``, ``||`` and ``?:`` short-circuit only around such code.
+  It also says which statements hold a ``return`` (``contains_return``) and which
+  return on every path (``always_returns``). Every answer is remembered per node:
+  lowering asks about each level of nested code, and a subtree is walked once, not
+  once per enclosing node.
 """
 
 from __future__ import annotations
@@ -102,9 +106,59 @@ class ProgramScan(ast.NodeVisitor):
 class SideEffects:
     def __init__(self) -> None:
         self.pure: dict[ast.FuncDecl, bool] = {}
+        # (question, id(node)) -> (node, answer); holding the node keeps its id unique
+        self.known: dict[tuple[str, int], tuple[ast.Node, bool]] = {}
+
+    def _remembered(self, question: str, node, compute) -> bool:
+        key = (question, id(node))
+        known = self.known.get(key)
+        if known is None:
+            known = self.known[key] = (node, compute(node))
+        return known[1]
+
+    def _any_below(self, question: str, node, holds, children) -> bool:
+        """Whether ``holds`` is true of ``node`` or of anything below it, remembered for
+        every node visited (one iterative post-order walk: expressions nest deeply)."""
+        stack = [(node, False)]
+        while stack:
+            current, expanded = stack.pop()
+            key = (question, id(current))
+            if expanded:
+                below = children(current)
+                self.known[key] = (current, any(self.known[(question, id(child))][1] for child in below))
+            elif key not in self.known:
+                if holds(current):
+                    self.known[key] = (current, True)
+                else:
+                    stack.append((current, True))
+                    stack.extend((child, False) for child in children(current))
+        return self.known[(question, id(node))][1]
 
     def has_side_effects(self, node) -> bool:
         """Whether evaluating ``node`` does more than compute a value (for && || ?:)."""
+        return self._any_below("effects", node, self._has_side_effect_itself, lambda n: n.children())
+
+    def contains_return(self, node) -> bool:
+        """Whether a statement holds a ``return`` anywhere inside it."""
+        return self._any_below("contains", node, lambda n: isinstance(n, ast.Return), statement_children)
+
+    def always_returns(self, node) -> bool:
+        """Whether a statement returns on every path through it (``None``: no statement)."""
+        if node is None:
+            return False
+        return self._remembered("always", node, self._always_returns)
+
+    def _always_returns(self, node) -> bool:
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, ast.Compound):
+            return any(self.always_returns(item) for item in node.items)
+        if isinstance(node, ast.If):
+            return self.always_returns(node.then) and self.always_returns(node.otherwise)
+        return False
+
+    def _has_side_effect_itself(self, node) -> bool:
+        """The node's own effect, its operands aside."""
         if isinstance(node, ast.Assign) or (isinstance(node, ast.Unary) and node.op in ("++", "--")):
             return True
         if isinstance(node, ast.Call):
@@ -118,7 +172,7 @@ class SideEffects:
             if resolution is None or resolution.writes_resource or resolution.out_params \
                     or resolution.group in SIDE_EFFECT_GROUPS:
                 return True
-        return any(self.has_side_effects(child) for child in node.children())
+        return False
 
     def is_pure(self, func: ast.FuncDecl) -> bool:
         """No out parameters and nothing written but its own locals; no wave ops or barriers."""
@@ -156,6 +210,19 @@ class SideEffects:
             if root_decl(target) not in own or _writes_resource(target):
                 return False
         return all(self._pure_node(child, own) for child in node.children())
+
+
+def statement_children(node) -> list:
+    """The statements directly inside a statement (expressions hold none)."""
+    if isinstance(node, ast.Compound):
+        return node.items
+    if isinstance(node, ast.If):
+        return [node.then] + ([node.otherwise] if node.otherwise is not None else [])
+    if isinstance(node, (ast.For, ast.While, ast.DoWhile)):
+        return [node.body]
+    if isinstance(node, ast.Switch):
+        return [item for case in node.cases for item in case.body]
+    return []
 
 
 def _writes_resource(target) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ...diagnostics import UNKNOWN, Coord
 from ...frontend import hlsl_types as T
 from ..core import Block, Function, Inst
-from ..dominance import dominators as dominator_sets
+from ..dominance import DominatorTree, dominators as dominator_tree
 from ..ops import Op
 
 _SHAPING = frozenset({Op.CONSTRUCT, Op.EXTRACT, Op.INSERT, Op.SHUFFLE, Op.CONVERT})
@@ -200,7 +200,7 @@ class FunctionBuilder:
             phi.targets.append(pred)
         return self._try_remove_trivial(phi)
 
-    def _trivial_value(self, phi: Inst, dominators: dict | None = None) -> Inst | None:
+    def _trivial_value(self, phi: Inst, dominators: DominatorTree | None = None) -> Inst | None:
         """The one value a phi merges (ignoring the phi itself), or None.
 
         With ``dominators`` (once the CFG is complete) undefined operands are ignored
@@ -225,7 +225,7 @@ class FunctionBuilder:
             return None
         return same
 
-    def _try_remove_trivial(self, phi: Inst, dominators: dict | None = None) -> Inst:
+    def _try_remove_trivial(self, phi: Inst, dominators: DominatorTree | None = None) -> Inst:
         same = self._trivial_value(phi, dominators)
         if same is None:
             return phi
@@ -238,7 +238,7 @@ class FunctionBuilder:
     def finish(self) -> None:
         """Remove trivial phis to a fixed point, rewrite uses, put constants in the entry."""
         blocks = self.function.blocks
-        dominators = dominator_sets(self.function)
+        dominators = dominator_tree(self.function)
         changed = True
         while changed:
             changed = False
@@ -299,10 +299,10 @@ def zero_value(type: T.Type):
     return [zero] * type.size if isinstance(type, T.VectorType) else zero
 
 
-def _dominates(value: Inst, block: Block, dominators: dict) -> bool:
+def _dominates(value: Inst, block: Block, dominators: DominatorTree) -> bool:
     """Whether ``value`` is defined before ``block`` is entered: in a block strictly
     dominating it (constants, still waiting for the entry block, always are)."""
     home = value.block
     if home is None:
         return True
-    return home is not block and home in dominators.get(block, ())
+    return dominators.strictly_dominates(home, block)

@@ -148,20 +148,10 @@ class StatementLowering:
         return isinstance(node, ast.Switch) and not in_loop and self.contains_return(node)
 
     def contains_return(self, node) -> bool:
-        if isinstance(node, ast.Return):
-            return True
-        return any(self.contains_return(child) for child in _statement_children(node))
+        return self.side_effects.contains_return(node)
 
     def always_returns(self, node) -> bool:
-        if node is None:
-            return False
-        if isinstance(node, ast.Return):
-            return True
-        if isinstance(node, ast.Compound):
-            return any(self.always_returns(item) for item in node.items)
-        if isinstance(node, ast.If):
-            return self.always_returns(node.then) and self.always_returns(node.otherwise)
-        return False
+        return self.side_effects.always_returns(node)
 
     # --------------------------------------------------------------- if
     def stmt_If(self, node: ast.If) -> None:
@@ -374,19 +364,6 @@ class StatementLowering:
             target = self.return_target().merge
             self.last_jump = target
             self.b.branch(target, node.coord)
-
-
-def _statement_children(node) -> list:
-    """The statements directly inside a statement (expressions hold none)."""
-    if isinstance(node, ast.Compound):
-        return node.items
-    if isinstance(node, ast.If):
-        return [node.then] + ([node.otherwise] if node.otherwise is not None else [])
-    if isinstance(node, (ast.For, ast.While, ast.DoWhile)):
-        return [node.body]
-    if isinstance(node, ast.Switch):
-        return [item for case in node.cases for item in case.body]
-    return []
 
 
 def _as_list(node) -> list:

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ...frontend.expressions import ExpressionChecker
-from .constants import constant_int, integer_op, root_decl, wrap_constant
+from .constants import constant_int, integer_op, wrap_constant
+from .loop_facts import LoopFacts
 
 MAX_TRIPS = 256
 MAX_NODES = 16384
@@ -75,6 +76,17 @@ class Unroller:
 
     def __init__(self) -> None:
         self.decisions: dict[tuple, Unrolling | str] = {}
+        self.facts: dict[int, LoopFacts] = {}  # id(loop) -> the walk that covers it
+
+    def facts_of(self, loop) -> LoopFacts:
+        """The facts about ``loop``'s body, from one walk of the outermost loop asked about
+        (inner loops are decided after, and inside, the loops around them)."""
+        facts = self.facts.get(id(loop))
+        if facts is None:
+            facts = LoopFacts(loop)
+            for inner in facts.loops:
+                self.facts.setdefault(id(inner), facts)
+        return facts
 
     def plan(self, node, env: dict) -> Unrolling | None:
         decision = self.decide(node, env)
@@ -105,12 +117,13 @@ class Unroller:
         counter = _counter(node)
         if counter is None:
             return "the loop does not declare one integer counter in its init"
-        if _leaves_early(node.body, nested=False):
+        facts = self.facts_of(node)
+        if facts.leaves_early(node):
             return "the body returns, or breaks or continues the loop"
-        if _writes(node.body, counter):
+        if facts.writes_in(node.body, counter):
             return "the body writes the counter"
         if name is None:
-            if not _indexes_arrays_with(node.body, counter):
+            if not facts.indexes_arrays_with(node.body, counter):
                 return "no attribute, and the body indexes no local array with the counter"
             trips, nodes = IMPLICIT_TRIPS, IMPLICIT_MAX_NODES
         else:
@@ -204,66 +217,3 @@ def _step(step, counter: ast.VarDecl, env: dict) -> int | None:
 
 def _names(expr, decl) -> bool:
     return isinstance(expr, ast.Identifier) and expr.decl is decl
-
-
-def _mentions(node, decl) -> bool:
-    if _names(node, decl):
-        return True
-    return any(_mentions(child, decl) for child in node.children())
-
-
-def _leaves_early(node, nested: bool) -> bool:
-    """A return, or a break/continue of the loop whose body ``node`` is (``nested``: inside
-    an inner loop, whose own breaks and continues don't count)."""
-    if isinstance(node, ast.Return):
-        return True
-    if isinstance(node, (ast.Break, ast.Continue)):
-        return not nested
-    if isinstance(node, (ast.For, ast.While, ast.DoWhile)):
-        return _leaves_early(node.body, nested=True)
-    if isinstance(node, ast.Switch):  # a break here leaves the switch; a continue, the loop
-        return any(_returns_or_continues(item, nested) for case in node.cases for item in case.body)
-    return any(_leaves_early(child, nested) for child in node.children())
-
-
-def _returns_or_continues(node, nested: bool) -> bool:
-    if isinstance(node, ast.Return):
-        return True
-    if isinstance(node, ast.Continue):
-        return not nested
-    if isinstance(node, ast.Break):
-        return False
-    if isinstance(node, (ast.For, ast.While, ast.DoWhile)):
-        return _leaves_early(node.body, nested=True)
-    return any(_returns_or_continues(child, nested) for child in node.children())
-
-
-def _writes(node, counter: ast.VarDecl) -> bool:
-    """Whether anything in ``node`` assigns the counter or passes it as an out argument."""
-    if isinstance(node, ast.Assign) and root_decl(node.target) is counter:
-        return True
-    if isinstance(node, ast.Unary) and node.op in ("++", "--") and root_decl(node.operand) is counter:
-        return True
-    if isinstance(node, (ast.Call, ast.MethodCall)):
-        for index in _out_positions(node):
-            if index < len(node.args) and root_decl(node.args[index]) is counter:
-                return True
-    return any(_writes(child, counter) for child in node.children())
-
-
-def _out_positions(node) -> list[int]:
-    decl = node.decl
-    if isinstance(decl, ast.FuncDecl):
-        return [index for index, param in enumerate(decl.params) if param.direction != "in"]
-    return list(getattr(decl, "out_params", None) or [])
-
-
-def _indexes_arrays_with(node, counter: ast.VarDecl) -> bool:
-    """Whether ``node`` indexes a local, parameter or static array (or a matrix) with an
-    index that depends on the counter."""
-    if isinstance(node, ast.Index) and isinstance(node.obj.type, (T.ArrayType, T.MatrixType)) \
-            and _mentions(node.index, counter):
-        decl = root_decl(node.obj)
-        if isinstance(decl, ast.Param) or (isinstance(decl, ast.VarDecl) and decl.storage in ("local", "static")):
-            return True
-    return any(_indexes_arrays_with(child, counter) for child in node.children())
