@@ -75,12 +75,12 @@ def _llvm():
         return _STATE["llvm"]
 
 
-def _target_machine():
+def _target_machine(opt: int = OPT_LEVEL):
     """A fresh target machine for the host CPU (an engine takes ownership of its own)."""
     llvm = _llvm()
     target = llvm.Target.from_triple(llvm.get_process_triple())
     return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=_host_features(),
-                                        opt=OPT_LEVEL, codemodel="jitdefault")
+                                        opt=opt, codemodel="jitdefault")
 
 
 def _host_features() -> str:
@@ -97,8 +97,9 @@ def target_description() -> str:
     return f"llvm {version}; {llvm.get_process_triple()}; {llvm.get_host_cpu_name()}; {_host_features()}"
 
 
-def compile_object(llvm_ir: str, wave_entry: str = "shc_wave") -> bytes:
-    """The kernel's module linked with the scheduler, verified, optimised (O2), as an object file."""
+def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", nesting: int = 0) -> bytes:
+    """The kernel's module linked with the scheduler, verified, optimised (O2; see
+    ``optimize`` for kernels nested ``nesting`` constructs deep), as an object file."""
     llvm = _llvm()
     with _LOCK:
         CACHE_COUNTERS["codegen"] += 1
@@ -108,12 +109,14 @@ def compile_object(llvm_ir: str, wave_entry: str = "shc_wave") -> bytes:
             module.verify()
         except RuntimeError as failure:
             raise JitError(f"the host module is not valid LLVM IR: {failure}") from failure
-        machine = _target_machine()
+        from ..compiler.backend.host.jit import MAX_O2_NESTING, optimize
+
+        # LLVM's code generator at O2 spends time superlinear in loop depth on deep nests
+        # (16 s of 22 for 200 nested loops); such kernels take its fast path.
+        machine = _target_machine(OPT_LEVEL if nesting <= MAX_O2_NESTING else 0)
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
-        from ..compiler.backend.host.jit import optimize
-
-        optimize(module, machine, OPT_LEVEL)  # the code generator's O2, vectorisers off
+        optimize(module, machine, OPT_LEVEL, nesting)  # the code generator's O2, vectorisers off
         return machine.emit_object(module)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence
 
-from .core import Block
+from .core import Block, Function
 
 
 class Construct(Protocol):
@@ -42,3 +42,20 @@ def classify(frames: Sequence[Construct], target: Block) -> tuple[Construct, str
             if target in frame.cases:
                 return frame, "pending"
     return None
+
+
+def nesting_depth(function: Function) -> int:
+    """How many constructs are open at once at the deepest point of ``function``.
+
+    Regions are laid out contiguously (a construct's blocks lie between its header and
+    its merge), so one walk in layout order with a stack of pending merges finds it."""
+    pending: list[Block] = []
+    deepest = 0
+    for block in function.blocks:
+        while pending and pending[-1] is block:
+            pending.pop()
+        if block.kind is not None and block.merge is not None:
+            pending.append(block.merge)
+            deepest = max(deepest, len(pending))
+    return deepest
+

@@ -45,9 +45,9 @@ CASES = {
     "switch": (switch_source(1500), switch_source(1500), [(0, 0), (1, 3), (1499, 4497), (1500, 7)]),
     "ternary": (ternary_source(1000), ternary_source(1000), [(0, 12345), (1, 0), (500, 0), (2000, 0)]),
     "nested_for": (nested_for_source(200), nested_for_source(200), [(0, 5), (10, 15)]),
-    # LLVM's SimplifyCFG gives up (an assertion in LLVM builds with them) on an else-if
-    # chain of about 900 links at O2, so the JIT runs a shorter chain.
-    "if_chain": (if_chain_source(1000), if_chain_source(400), [(0, 0), (7, 14), (399, 798), (400, 9)]),
+    # LLVM's SimplifyCFG aborted the process (an assertion after 1,000 rounds) on an else-if
+    # chain of ~500 links at O2: deeply nested kernels take jit.optimize's short pipeline.
+    "if_chain": (if_chain_source(1000), if_chain_source(1000), [(0, 0), (7, 14), (999, 1998), (1000, 9)]),
 }
 
 CHILD = textwrap.dedent("""
@@ -82,3 +82,25 @@ def test_large_kernel_compiles_and_runs(shape, tmp_path):
                             capture_output=True, timeout=60, env={**os.environ, "SHC_CACHE_DIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr[-2000:]
     assert [int(line) for line in result.stdout.split()] == [expected for _, expected in checks]
+
+
+def test_deep_kernels_take_the_short_llvm_pipeline_and_shallow_ones_o2():
+    """The nesting the host JIT measures decides its LLVM pipeline (jit.optimize)."""
+    import sys as _sys
+
+    from shc.compiler.backend.host.jit import MAX_O2_NESTING
+    from shc.compiler.diagnostics import Diagnostics
+    from shc.compiler.ir.structure import nesting_depth
+    from shc.compiler.pipeline import Options, compile_source
+
+    limit = _sys.getrecursionlimit()
+    _sys.setrecursionlimit(10_000)
+    try:
+        deep = compile_source(if_chain_source(600), "chain.hlsl", Options(), Diagnostics())
+        nested = compile_source(nested_for_source(5), "loops.hlsl", Options(), Diagnostics())
+        flat = compile_source(switch_source(50), "switch.hlsl", Options(), Diagnostics())
+    finally:
+        _sys.setrecursionlimit(limit)
+    assert nesting_depth(deep.function) >= 600 > MAX_O2_NESTING
+    assert nesting_depth(nested.function) == 5
+    assert nesting_depth(flat.function) == 1

@@ -51,13 +51,31 @@ class CompiledKernel:
     machine_code: str = field(default="", repr=False)
 
 
-def optimize(module, machine, speed_level: int = 2) -> None:
+# LLVM's SimplifyCFG simplifies to a fixed point and gives up after 1,000 rounds with an
+# assertion, which in llvmlite's LLVM aborts the whole process; a construct nested in
+# another can cost it two rounds (an else-if chain of ~500 links was enough). Past this
+# depth a kernel gets a short pipeline without it, which is also far cheaper on such
+# kernels (O2 spent 45 s on 200 nested loops).
+MAX_O2_NESTING = 128
+
+
+def optimize(module, machine, speed_level: int = 2, nesting: int = 0) -> None:
+    """O2 with the vectorisers off; for kernels nested deeper than ``MAX_O2_NESTING``,
+    promotion to registers and a few local clean-ups instead."""
     llvm = _llvm()
     tuning = llvm.create_pipeline_tuning_options(speed_level=speed_level)
     tuning.loop_vectorization = False
     tuning.slp_vectorization = False
     builder = llvm.create_pass_builder(machine, tuning)
-    builder.getModulePassManager().run(module, builder)
+    if nesting <= MAX_O2_NESTING:
+        builder.getModulePassManager().run(module, builder)
+        return
+    passes = llvm.create_new_module_pass_manager()
+    passes.add_sroa_pass()
+    passes.add_instruction_combine_pass()
+    passes.add_sccp_pass()
+    passes.add_aggressive_dce_pass()
+    passes.run(module, builder)
 
 
 def jit(kernel: HostKernel, speed_level: int = 2, keep_assembly: bool = False) -> CompiledKernel:
@@ -70,7 +88,7 @@ def jit(kernel: HostKernel, speed_level: int = 2, keep_assembly: bool = False) -
     module.data_layout = str(machine.target_data)
     module.verify()
     if speed_level:
-        optimize(module, machine, speed_level)
+        optimize(module, machine, speed_level, kernel.nesting)
     assembly = machine.emit_assembly(module) if keep_assembly else ""
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()

@@ -62,6 +62,7 @@ from ...frontend import hlsl_types as T
 from ...ir.core import Binding, Block, Inst, Module
 from ...ir.lower.globals import tight_size
 from ...ir.ops import LANE_EXCHANGE, Op
+from ...ir.structure import nesting_depth
 from . import arith as host_arith
 from . import atomics as host_atomics
 from . import memory as host_memory
@@ -112,6 +113,7 @@ class HostKernel:
     numthreads: tuple[int, int, int]
     waves_per_group: int
     barriers: int  # sync barriers (ids 1..barriers)
+    nesting: int = 0  # constructs open at once at the deepest point (jit.optimize reads it)
 
 
 def build_host_module(module: Module, stats: bool = True) -> HostKernel:
@@ -527,7 +529,8 @@ class KernelEmitter(FlowEmitter):
         text = b.text(header)
         return HostKernel(text, ENTRY, FRAME_HEADER_BYTES + self.spill_bytes, self.slots,
                           self.module.lds_bytes, self.scratch_lane_bytes * self.wave_size, self.wave_size,
-                          tuple(self.function.numthreads), self.waves_per_group, len(self.plan.barrier_ids))
+                          tuple(self.function.numthreads), self.waves_per_group, len(self.plan.barrier_ids),
+                          nesting_depth(self.function))
 
     # -- helpers for the emitter tables ----------------------------------------------------
 
