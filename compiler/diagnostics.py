@@ -234,10 +234,11 @@ def display_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-# Every stage walks the program recursively, about four Python frames per nesting level
-# of the source; this lets a generated 2,000-term expression or 1,000 nested blocks
-# through while staying far below what the interpreter's own stack can take.
-RECURSION_LIMIT = 10_000
+# Every stage walks the program recursively, a few Python frames per nesting level of the
+# source (the host back end about six per link of an else-if chain); this lets a generated
+# 2,000-term expression, 1,000 nested blocks or a 2,000-link else-if chain through. Python
+# 3.11 runs these Python-to-Python calls without growing the C stack.
+RECURSION_LIMIT = 30_000
 
 
 @contextmanager

@@ -97,9 +97,10 @@ def target_description() -> str:
     return f"llvm {version}; {llvm.get_process_triple()}; {llvm.get_host_cpu_name()}; {_host_features()}"
 
 
-def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", nesting: int = 0) -> bytes:
-    """The kernel's module linked with the scheduler, verified, optimised (O2; see
-    ``optimize`` for kernels nested ``nesting`` constructs deep), as an object file."""
+def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", short: bool = False) -> bytes:
+    """The kernel's module linked with the scheduler, verified, optimised (O2, or with
+    ``short`` the short pipeline and fast code generator of ``host.jit.short_pipeline``),
+    as an object file."""
     llvm = _llvm()
     with _LOCK:
         CACHE_COUNTERS["codegen"] += 1
@@ -109,14 +110,12 @@ def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", nesting: int = 0)
             module.verify()
         except RuntimeError as failure:
             raise JitError(f"the host module is not valid LLVM IR: {failure}") from failure
-        from ..compiler.backend.host.jit import MAX_O2_NESTING, optimize
+        from ..compiler.backend.host.jit import optimize
 
-        # LLVM's code generator at O2 spends time superlinear in loop depth on deep nests
-        # (16 s of 22 for 200 nested loops); such kernels take its fast path.
-        machine = _target_machine(OPT_LEVEL if nesting <= MAX_O2_NESTING else 0)
+        machine = _target_machine(0 if short else OPT_LEVEL)
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
-        optimize(module, machine, OPT_LEVEL, nesting)  # the code generator's O2, vectorisers off
+        optimize(module, machine, OPT_LEVEL, short)  # the code generator's O2, vectorisers off
         return machine.emit_object(module)
 
 

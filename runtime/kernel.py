@@ -447,7 +447,9 @@ def _compile(source: _Source) -> Kernel:
             info = _kernel_info(module, program, host, source)
     except CompileError as failure:
         raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
-    obj = jit.compile_object(host.llvm_ir, info.wave_entry, host.nesting)
+    from ..compiler.backend.host.jit import short_pipeline
+
+    obj = jit.compile_object(host.llvm_ir, info.wave_entry, short_pipeline(host))
     cache.store(key, jit.CacheEntry(sources.dependencies(source.filename), obj, info))
     return Kernel(info, obj, module=module, source=source)
 

@@ -210,3 +210,27 @@ def array_limit_error(element: T.Type, size: int) -> str | None:
     if count * max(leaf_bytes, 1) > MAX_ARRAY_BYTES:
         return f"array is too large ({count} elements of {leaf_bytes} bytes; the limit is 2 GiB)"
     return None
+
+
+MAX_STATEMENT_NESTING = 128  # control-flow statements inside one another (README, "Limits")
+_CONTROL = (ast.If, ast.For, ast.While, ast.DoWhile, ast.Switch)
+
+
+def too_deeply_nested(unit: ast.TranslationUnit) -> ast.Node | None:
+    """The first control-flow statement with ``MAX_STATEMENT_NESTING`` others around it, or
+    None. An ``else if`` continues its chain instead of nesting, so long chains are fine.
+    One walk with its own stack, before any stage recurses into the statements."""
+    work: list[tuple[ast.Node, int]] = [(unit, 0)]
+    while work:
+        node, depth = work.pop()
+        if isinstance(node, _CONTROL):
+            if depth >= MAX_STATEMENT_NESTING:
+                return node
+            inner = depth + 1
+        else:
+            inner = depth
+        for child in node.children():
+            chained = isinstance(node, ast.If) and child is node.otherwise and isinstance(child, ast.If)
+            work.append((child, depth if chained else inner))
+    return None
+

@@ -23,7 +23,7 @@ from __future__ import annotations
 from . import ast
 from . import hlsl_types as T
 from .conversions import ERROR
-from .entry import EntryRules, Program, array_limit_error
+from .entry import MAX_STATEMENT_NESTING, EntryRules, Program, array_limit_error, too_deeply_nested
 from .expressions import ExpressionChecker
 from ..diagnostics import UNKNOWN, CompileError, Coord, Diagnostics
 
@@ -585,6 +585,10 @@ def check(unit: ast.TranslationUnit, diagnostics: Diagnostics, entry: str = "mai
     An unexpected exception leaves with ``shc_coord`` set to the source position
     being checked, so an internal compiler error can say where it happened.
     """
+    deep = too_deeply_nested(unit)
+    if deep is not None:
+        diagnostics.fatal(f"control flow nested too deeply (the limit is {MAX_STATEMENT_NESTING} "
+                          f"statements inside one another)", deep.coord)
     checker = Checker(diagnostics)
     try:
         checker.check_unit(unit)

@@ -79,13 +79,6 @@ def region(header: Block, merge: Block | None) -> set[Block]:
     return seen
 
 
-def _condition_level(levels: dict[Inst, int], block: Block) -> int:
-    term = block.terminator
-    if term is None or term.op not in (Op.COND_BR, Op.SWITCH):
-        return GROUP
-    return levels.get(term.operands[0], GROUP)
-
-
 class Uniformity(Pass):
     name = "uniformity"
     description = "which values are group-uniform, wave-uniform (SGPR) or divergent (VGPR)"
@@ -121,52 +114,86 @@ def analyze(function: Function) -> UniformityInfo:
     changed = True
     while changed:
         changed = False
+        varying = regions.varying_branches(levels)  # fixed for one sweep; the sweeps repeat until stable
         for block in function.blocks:
-            merge_level = regions.merge_level(levels, deciders[block])
+            merge_level = regions.level_of_branches(varying, deciders[block])
             for inst in block.insts:
                 new = _level_of(inst, levels, merge_level)
                 if new > levels.get(inst, -1):
                     levels[inst] = new
                     changed = True
         changed = _temporal_divergence(function, levels, regions) or changed
-    block_levels = {block: regions.control_level(levels, block) for block in function.blocks}
+    varying = regions.varying_branches(levels)
+    block_levels = {block: regions.level_of_branches(varying, regions.controls[block]) for block in function.blocks}
     return UniformityInfo(levels, block_levels)
 
 
 class Regions:
     """Control dependence (transitive, from post-dominance) and each loop's exits.
 
-    ``controls[B]`` is every branching block whose decision, directly or through
-    other branches, says whether B runs. Computed once per analysis: the CFG does
-    not change while levels are propagated.
+    Sets of blocks are bit masks over the function's block list (bit ``i`` for
+    ``function.blocks[i]``), so unions, intersections and "does any of these branch on
+    a divergent condition" are a few big-integer operations whatever the kernel's size:
+    a long ``else if`` chain puts every earlier branch in each later block's set.
+
+    ``controls[B]`` is the mask of every branching block whose decision, directly or
+    through other branches, says whether B runs. Computed once per analysis: the CFG
+    does not change while levels are propagated.
     """
 
     def __init__(self, function: Function):
+        self.blocks = list(function.blocks)
+        self.bit = {block: 1 << index for index, block in enumerate(self.blocks)}
         direct = control_dependences(function)
-        self.controls: dict[Block, set[Block]] = {}
-        for block in direct:
-            closure: set[Block] = set()
-            work = list(direct[block])
-            while work:
-                header = work.pop()
-                if header not in closure:
-                    closure.add(header)
-                    work.extend(direct.get(header, ()))
-            self.controls[block] = closure
-        self.loops: dict[Block, tuple[set[Block], list[Block]]] = {}
-        for block in function.blocks:
+        direct_masks = {block: self.mask(direct.get(block, ())) for block in self.blocks}
+        # closure[B] = OR over direct deciders H of (H | closure[H]); control dependence has
+        # cycles only through loops, so a few sweeps reach the fixed point.
+        self.controls: dict[Block, int] = dict(direct_masks)
+        changed = True
+        while changed:
+            changed = False
+            for block in self.blocks:
+                closure = self.controls[block]
+                for header in direct.get(block, ()):
+                    closure |= self.controls[header]
+                if closure != self.controls[block]:
+                    self.controls[block] = closure
+                    changed = True
+        self.branches = [block for block in self.blocks if _branch_condition(block) is not None]
+        self.loops: dict[Block, tuple[set[Block], int, list[Block]]] = {}
+        for block in self.blocks:
             if block.kind == "loop":
                 members = region(block, block.merge) | {block}
-                exits = sorted((m for m in members if block.merge in m.successors), key=function.blocks.index)
-                self.loops[block] = (members, exits)
+                exits = sorted((m for m in members if block.merge in m.successors), key=self.blocks.index)
+                self.loops[block] = (members, self.mask(members), exits)
 
-    def control_level(self, levels: dict[Inst, int], block: Block) -> int:
-        """The most varying condition among the branches that decide whether ``block`` runs."""
-        return max((_condition_level(levels, header) for header in self.controls.get(block, ())),
-                   default=GROUP)
+    def mask(self, blocks) -> int:
+        bits = 0
+        for block in blocks:
+            bits |= self.bit[block]
+        return bits
 
-    def merge_deciders(self, block: Block, preds: list[Block]) -> frozenset[Block]:
-        """The branches that decide which incoming edge ``block``'s phis take.
+    def varying_branches(self, levels: dict[Inst, int]) -> tuple[int, int]:
+        """(branches on a wave-uniform condition, branches on a divergent one) as masks."""
+        wave = lane = 0
+        for block in self.branches:
+            level = levels.get(_branch_condition(block), GROUP)
+            if level == LANE:
+                lane |= self.bit[block]
+            elif level == WAVE:
+                wave |= self.bit[block]
+        return wave, lane
+
+    @staticmethod
+    def level_of_branches(varying: tuple[int, int], branches: int) -> int:
+        """The most varying condition among ``branches`` (a mask)."""
+        wave, lane = varying
+        if branches & lane:
+            return LANE
+        return WAVE if branches & wave else GROUP
+
+    def merge_deciders(self, block: Block, preds: list[Block]) -> int:
+        """The branches that decide which incoming edge ``block``'s phis take (a mask).
 
         A branch decides it when it is itself a predecessor, or when it controls some
         predecessors but not all of them, or controls a predecessor but not the
@@ -175,33 +202,31 @@ class Regions:
         the first iteration and the back edge's on every later one, for every lane
         still in the loop at once, so no branch decides them.
         """
-        if block.kind == "loop":
-            return frozenset()
-        own = self.controls.get(block, set())
-        pred_controls = [self.controls.get(pred, set()) for pred in preds]
-        candidates = set().union(*pred_controls) if pred_controls else set()
-        deciding = {pred for pred in preds if len(pred.successors) > 1}
-        for header in candidates:
-            controls_all = all(header in controls for controls in pred_controls)
-            if header not in own or not controls_all:
-                deciding.add(header)
-        return frozenset(deciding)
+        if block.kind == "loop" or not preds:
+            return 0
+        candidates, common = 0, -1
+        for pred in preds:
+            candidates |= self.controls[pred]
+            common &= self.controls[pred]
+        deciding = self.mask(pred for pred in preds if len(pred.successors) > 1)
+        return deciding | (candidates & ~(self.controls[block] & common))
 
-    def merge_level(self, levels: dict[Inst, int], deciders: frozenset[Block]) -> int:
-        """How varying the choice of incoming edge is, given the branches that decide it
-        (``merge_deciders``, fixed while levels are propagated)."""
-        return max((_condition_level(levels, header) for header in deciders), default=GROUP)
-
-    def exit_level(self, levels: dict[Inst, int], header: Block) -> int:
+    def exit_level(self, levels: dict[Inst, int], header: Block, varying: tuple[int, int]) -> int:
         """How varying the iteration is at which lanes leave the loop at ``header``."""
-        members, exits = self.loops[header]
-        level = GROUP
+        _, members, exits = self.loops[header]
+        deciding = 0
         for block in exits:
-            deciding = {b for b in self.controls.get(block, ()) if b in members}
+            deciding |= self.controls[block] & members
             if len(block.successors) > 1:
-                deciding.add(block)
-            level = max([level] + [_condition_level(levels, b) for b in deciding])
-        return level
+                deciding |= self.bit[block]
+        return self.level_of_branches(varying, deciding)
+
+
+def _branch_condition(block: Block) -> Inst | None:
+    term = block.terminator
+    if term is None or term.op not in (Op.COND_BR, Op.SWITCH):
+        return None
+    return term.operands[0]
 
 
 def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
@@ -223,8 +248,9 @@ def _level_of(inst: Inst, levels: dict[Inst, int], merge_level: int) -> int:
 def _temporal_divergence(function: Function, levels: dict[Inst, int], regions: Regions) -> bool:
     """Values defined in a loop that lanes leave at different iterations vary after it."""
     changed = False
-    for header, (members, _) in regions.loops.items():
-        exit_level = regions.exit_level(levels, header)
+    varying = regions.varying_branches(levels)
+    for header, (members, _, _) in regions.loops.items():
+        exit_level = regions.exit_level(levels, header, varying)
         if exit_level == GROUP:
             continue
         used_outside = {operand for block in function.blocks if block not in members

@@ -103,6 +103,24 @@ def test_nesting_past_the_guard_is_a_diagnostic_not_a_recursion_error():
     assert result.seconds < LIMIT_SECONDS
 
 
+@pytest.mark.parametrize("depth, refused", [(128, False), (129, True)])
+def test_control_flow_nesting_limit(depth, refused):
+    loops = "".join(f"for (uint i{k} = 0; i{k} < 1; i{k}++)\n" for k in range(depth - 1))
+    result = compile_in_child(kernel(loops + "if (id.x == 0) o[0] = 1;", threads=1))
+    assert result.returncode == (1 if refused else 0), result.stdout + result.stderr
+    if refused:
+        assert "<source>:132:5: error: control flow nested too deeply (the limit is 128" in result.stdout
+    assert result.seconds < LIMIT_SECONDS * 3
+
+
+def test_four_hundred_nested_loops_are_refused_at_once():
+    loops = "".join(f"for (uint i{k} = 0; i{k} < 1; i{k}++)\n" for k in range(400))
+    result = compile_in_child(kernel(loops + "o[0] = 1;", threads=1))
+    assert result.returncode == 1
+    assert "<source>:132:5: error: control flow nested too deeply" in result.stdout
+    assert result.seconds < LIMIT_SECONDS
+
+
 # -- shc check runs every check that can reject a program -----------------------------
 
 def test_check_rejects_a_barrier_in_divergent_flow(tmp_path):

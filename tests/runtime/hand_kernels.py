@@ -227,6 +227,6 @@ def fake_host(module):
     from types import SimpleNamespace
 
     return SimpleNamespace(llvm_ir=TRIVIAL, entry="shc_wave", frame_bytes=64, slots=None,
-                           lds_bytes=module.lds_bytes, scratch_bytes_per_wave=0)
+                           lds_bytes=module.lds_bytes, scratch_bytes_per_wave=0, nesting=0, blocks=1)
 
 

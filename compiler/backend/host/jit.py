@@ -53,21 +53,27 @@ class CompiledKernel:
 
 # LLVM's SimplifyCFG simplifies to a fixed point and gives up after 1,000 rounds with an
 # assertion, which in llvmlite's LLVM aborts the whole process; a construct nested in
-# another can cost it two rounds (an else-if chain of ~500 links was enough). Past this
-# depth a kernel gets a short pipeline without it, which is also far cheaper on such
-# kernels (O2 spent 45 s on 200 nested loops).
+# another can cost it two rounds (an else-if chain of ~500 links was enough). And O2 is
+# superlinear on very large kernels: 35 s for a 3,000-case switch, 45 s for 200 nested
+# loops. Kernels past either limit get a short pipeline and the fast code generator.
 MAX_O2_NESTING = 128
+MAX_O2_BLOCKS = 1500
 
 
-def optimize(module, machine, speed_level: int = 2, nesting: int = 0) -> None:
-    """O2 with the vectorisers off; for kernels nested deeper than ``MAX_O2_NESTING``,
-    promotion to registers and a few local clean-ups instead."""
+def short_pipeline(kernel: HostKernel) -> bool:
+    """Whether ``kernel`` is too deep or too large for O2 (see above)."""
+    return kernel.nesting > MAX_O2_NESTING or kernel.blocks > MAX_O2_BLOCKS
+
+
+def optimize(module, machine, speed_level: int = 2, short: bool = False) -> None:
+    """O2 with the vectorisers off; with ``short``, promotion to registers and a few local
+    clean-ups instead (no SimplifyCFG)."""
     llvm = _llvm()
     tuning = llvm.create_pipeline_tuning_options(speed_level=speed_level)
     tuning.loop_vectorization = False
     tuning.slp_vectorization = False
     builder = llvm.create_pass_builder(machine, tuning)
-    if nesting <= MAX_O2_NESTING:
+    if not short:
         builder.getModulePassManager().run(module, builder)
         return
     passes = llvm.create_new_module_pass_manager()
@@ -88,7 +94,7 @@ def jit(kernel: HostKernel, speed_level: int = 2, keep_assembly: bool = False) -
     module.data_layout = str(machine.target_data)
     module.verify()
     if speed_level:
-        optimize(module, machine, speed_level, kernel.nesting)
+        optimize(module, machine, speed_level, short_pipeline(kernel))
     assembly = machine.emit_assembly(module) if keep_assembly else ""
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()

@@ -113,7 +113,8 @@ class HostKernel:
     numthreads: tuple[int, int, int]
     waves_per_group: int
     barriers: int  # sync barriers (ids 1..barriers)
-    nesting: int = 0  # constructs open at once at the deepest point (jit.optimize reads it)
+    nesting: int = 0  # constructs open at once at the deepest point (jit.short_pipeline reads it)
+    blocks: int = 0  # IR blocks of the kernel (jit.short_pipeline reads it)
 
 
 def build_host_module(module: Module, stats: bool = True) -> HostKernel:
@@ -530,7 +531,7 @@ class KernelEmitter(FlowEmitter):
         return HostKernel(text, ENTRY, FRAME_HEADER_BYTES + self.spill_bytes, self.slots,
                           self.module.lds_bytes, self.scratch_lane_bytes * self.wave_size, self.wave_size,
                           tuple(self.function.numthreads), self.waves_per_group, len(self.plan.barrier_ids),
-                          nesting_depth(self.function))
+                          nesting_depth(self.function), len(self.function.blocks))
 
     # -- helpers for the emitter tables ----------------------------------------------------
 
