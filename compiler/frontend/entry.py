@@ -30,6 +30,9 @@ COMPUTE_SEMANTICS = {
 }
 SEMANTIC_NAMES = "SV_GroupID, SV_GroupThreadID, SV_DispatchThreadID or SV_GroupIndex"
 MAX_GROUPSHARED_BYTES = 32 * 1024
+# Every call is inlined: calls that call others twice, level after level, multiply (README,
+# "Limits"); SPD inlines a few hundred.
+MAX_INLINED_CALLS = 65_536
 MAX_THREADS = (1024, 1024, 64)
 MAX_GROUP_SIZE = 1024
 WAVE_SIZES = (32, 64)
@@ -156,6 +159,7 @@ class EntryRules:
     def check_call_graph(self, entry: ast.FuncDecl) -> None:
         """Recursion anywhere in the call graph of ``entry``; calls of functions without a body."""
         state: dict[ast.FuncDecl, int] = {}  # 1 while on the walk's path, 2 when done
+        inlined: dict[ast.FuncDecl, int] = {}  # calls inlined into a function, transitively
         stack: list[tuple[ast.FuncDecl, int]] = [(entry, 0)]
         state[entry] = 1
         while stack:  # an explicit stack: a long call chain must not exhaust Python's
@@ -163,6 +167,11 @@ class EntryRules:
             calls = self.calls.get(func, [])
             if position == len(calls):
                 state[func] = 2
+                inlined[func] = sum(1 + inlined.get(call.decl, 0) for call in calls)
+                if inlined[func] > MAX_INLINED_CALLS and all(inlined.get(c.decl, 0) <= MAX_INLINED_CALLS
+                                                            for c in calls):  # once, where it crosses
+                    self.error(f"inlining '{func.name}' takes {inlined[func]:,} calls; the limit is "
+                               f"{MAX_INLINED_CALLS:,}", func.coord)
                 continue
             stack.append((func, position + 1))
             call = calls[position]

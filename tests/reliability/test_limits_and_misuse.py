@@ -121,6 +121,18 @@ def test_four_hundred_nested_loops_are_refused_at_once():
     assert result.seconds < LIMIT_SECONDS
 
 
+def test_exponential_inlining_is_refused_where_it_crosses_the_limit():
+    """Each function calls the one below twice: forty levels would inline 2**40 calls."""
+    functions = ["uint f0(uint x) { return x + 1; }"]
+    functions += [f"uint f{k}(uint x) {{ return f{k - 1}(x) + f{k - 1}(x ^ 1); }}" for k in range(1, 41)]
+    source = "\n".join(functions) + "\n" + kernel("o[0] = f40(o[1]);", threads=1)
+    result = compile_in_child(source)
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if "error:" in line]
+    assert errors == ["<source>:17:6: error: inlining 'f16' takes 131,070 calls; the limit is 65,536"]
+    assert result.seconds < LIMIT_SECONDS
+
+
 # -- shc check runs every check that can reject a program -----------------------------
 
 def test_check_rejects_a_barrier_in_divergent_flow(tmp_path):
