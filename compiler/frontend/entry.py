@@ -6,6 +6,8 @@ point and returns the ``Program`` later stages start from:
 - the entry function exists (exactly one definition) and returns ``void``;
 - ``[numthreads(x, y, z)]`` with constant x, y <= 1024, z <= 64 and x*y*z <= 1024;
 - ``[WaveSize(n)]``, if present, is a wave size RDNA2 runs: 32 or 64;
+- ``[RootSignature("...")]``, if present, parses (root_signature.py); lowering checks
+  that it covers every register the kernel binds;
 - every parameter is one of the four compute inputs, with a type it can bind to;
 - groupshared memory totals at most 32 KiB;
 - no function reachable from the entry is recursive, directly or through others,
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from . import hlsl_types as T
+from .root_signature import RootSignature, RootSignatureError, parse as parse_root_signature
 from .conversions import ERROR
 from ..diagnostics import Coord
 
@@ -50,6 +53,7 @@ class Program:
     globals: list[ast.VarDecl] = field(default_factory=list)
     cbuffers: list[ast.CBuffer] = field(default_factory=list)
     functions: list[ast.FuncDecl] = field(default_factory=list)
+    root_signature: RootSignature | None = None  # from [RootSignature("...")]
 
     @property
     def resources(self) -> list[ast.VarDecl]:
@@ -75,13 +79,15 @@ class EntryRules:
         func = candidates[0]
         if len(candidates) > 1:
             self.error(f"entry point '{entry}' is overloaded; it must be defined once", candidates[1].coord)
-        numthreads, wave_size = None, None
+        numthreads, wave_size, signature = None, None, None
         for attribute in func.attributes:
             name = attribute.name.lower()
             if name == "numthreads":
                 numthreads = self.check_numthreads(attribute)
             elif name == "wavesize":
                 wave_size = self.check_wave_size(attribute)
+            elif name == "rootsignature":
+                signature = self.check_root_signature(attribute)
             elif name not in ENTRY_ATTRIBUTES:
                 self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord)
         if numthreads is None:
@@ -93,7 +99,8 @@ class EntryRules:
         for param in func.params:
             self.check_entry_param(param)
         functions = [f for overloads in self.functions.values() for f in overloads]
-        program = Program(unit, func, numthreads, wave_size, self.global_vars, self.cbuffers, functions)
+        program = Program(unit, func, numthreads, wave_size, self.global_vars, self.cbuffers, functions,
+                          signature)
         self.check_groupshared(program)
         self.check_call_graph(func)
         return program
@@ -127,6 +134,16 @@ class EntryRules:
                        attribute.coord)
             return None
         return values[0]
+
+    def check_root_signature(self, attribute: ast.Attribute) -> RootSignature | None:
+        if len(attribute.args) != 1 or not isinstance(attribute.args[0], str):
+            self.error('RootSignature needs one string: [RootSignature("...")]', attribute.coord)
+            return None
+        try:
+            return parse_root_signature(attribute.args[0])
+        except RootSignatureError as failure:
+            self.error(f"invalid root signature: {failure.message}", attribute.coord)
+            return None
 
     def check_entry_param(self, param: ast.Param) -> None:
         if param.semantic is None:

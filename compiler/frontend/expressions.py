@@ -80,6 +80,12 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         if not (left.is_numeric and right.is_numeric):
             self.error(f"invalid operands to binary '{node.op}' ('{left}' and '{right}')", node.coord)
             return ERROR
+        if node.op in LOGICAL and not (isinstance(left, T.ScalarType) and isinstance(right, T.ScalarType)):
+            # HLSL 2021 (DXC): && and || short-circuit, so they take scalars only
+            name = "and" if node.op == "&&" else "or"
+            self.error("operands for short-circuiting logical binary operator must be scalar; "
+                       f"for vectors use '{name}'", node.coord)
+            return ERROR
         shape = binary_shape(left, right)
         if shape is None:
             self.error(f"operand shapes do not match for '{node.op}' ('{left}' and '{right}')", node.coord)

@@ -36,6 +36,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "W": ("numeric", "sv"),  # wave / quad values
     "K": ("integer", "sv"),
     "X": ("any", "sv"),
+    "B": ("bool", "any"),
 }
 
 # How --help and diagnostics explain each letter.
@@ -52,6 +53,7 @@ TEMPLATE_DOCS: dict[str, str] = {
     "W": "int, uint or float scalar or vector",
     "K": "int or uint scalar or vector",
     "X": "any numeric or bool scalar or vector",
+    "B": "bool scalar, vector or matrix (numbers become bool)",
 }
 
 GROUPS = ("math", "bits", "conversion", "wave", "quad", "barrier", "atomic", "resource", "misc")
@@ -126,6 +128,11 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("math", "sign", "-1, 0 or 1 by the sign of x", "int<T> sign(T x)"),
     fn("math", "all", "true if every component is nonzero", "bool all(A x)"),
     fn("math", "any", "true if some component is nonzero", "bool any(A x)"),
+    # HLSL 2021: element-wise and never short-circuiting (every argument is evaluated);
+    # scalars broadcast to the other arguments' shape
+    fn("math", "select", "a where cond is true, else b, per component", "A select(bool<A> cond, A a, A b)"),
+    fn("math", "and", "logical and, per component, both sides evaluated", "B and(B a, B b)"),
+    fn("math", "or", "logical or, per component, both sides evaluated", "B or(B a, B b)"),
     fn("math", "isnan", "true where x is NaN", "bool<F> isnan(F x)"),
     fn("math", "isinf", "true where x is infinite", "bool<F> isinf(F x)"),
     fn("math", "isfinite", "true where x is neither NaN nor infinite", "bool<F> isfinite(F x)"),

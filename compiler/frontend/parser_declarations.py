@@ -299,8 +299,13 @@ class DeclarationGrammar:
 
     def p_attribute_arg(self, p):
         """attribute_arg : conditional_expression
-                         | STRING"""
-        p[0] = p[1] if not isinstance(p[1], str) else p[1][1:-1]
+                         | string_literal"""
+        p[0] = p[1]
+
+    def p_string_literal(self, p):
+        """string_literal : STRING
+                          | string_literal STRING"""
+        p[0] = p[1][1:-1] if len(p) == 2 else p[1] + p[2][1:-1]  # "a" "b" is "ab", as in C
 
 
 def flatten(items) -> list:

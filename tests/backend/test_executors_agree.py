@@ -81,6 +81,26 @@ KERNELS = {
         [loop] for (uint j = 0; j < 4; j++) s += g[j];
         o[tid] = s + tid;
     """,
+    # HLSL 2021 select/and/or: element-wise, bool vector conditions, scalars broadcast
+    "select_and_or_vectors": """
+        uint3 v = uint3(tid, tid * 3 + 1, idx + tid % 5);
+        bool3 big = v > 7;
+        bool3 odd = (v & 1) != 0;
+        uint3 picked = select(and(big, !odd), v, v * 2 + 1);
+        uint3 either = select(or(big, odd), uint3(1, 2, 3), 100);
+        uint s = select(tid > 20, picked.x, picked.y) + dot(either, uint3(1, 10, 100)) + picked.z;
+        o[tid] = s + select(and(tid > 3, tid < 40), 1000, 0) + select(or(tid == 0, tid == 63), 5000, 0);
+    """,
+    # no short-circuit: both arms of select and both operands of and/or are evaluated
+    "select_and_or_evaluate_both_arms": """
+        uint a[4];
+        [loop] for (uint i = 0; i < 4; i++) a[i] = i;
+        uint hits = 0;
+        bool t = and(tid > 5, (hits += 1) > 0);
+        bool u = or(tid < 5, (hits += 10) > 0);
+        uint w = select(tid & 1, hits += 100, hits += 1000);
+        o[tid] = hits + (t ? 7 : 0) + (u ? 70 : 0) + w + a[tid & 3];
+    """,
 }
 
 
@@ -123,3 +143,29 @@ def test_the_uniform_scratch_read_is_per_lane():
     out = np.zeros(32, np.uint32)
     shc.compile(source, wave_size=32).dispatch((1, 1, 1), o=out, idx=0, count=0)
     assert out.tolist() == [10 * lane for lane in range(32)]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_select_and_or_values(wave):
+    """select/and/or by value against a NumPy model of the same kernel, at both wave sizes."""
+    source = _source(KERNELS["select_and_or_vectors"], wave)
+    out = np.zeros(wave, np.uint32)
+    shc.compile(source, wave_size=wave).dispatch((1, 1, 1), o=out, idx=2, count=3)
+    tid = np.arange(wave, dtype=np.int64)
+    v = np.stack([tid, tid * 3 + 1, 2 + tid % 5])
+    big, odd = v > 7, (v & 1) != 0
+    picked = np.where(big & ~odd, v, v * 2 + 1)
+    either = np.where(big | odd, np.array([[1], [2], [3]]), 100)
+    s = np.where(tid > 20, picked[0], picked[1]) + either[0] + 10 * either[1] + 100 * either[2] + picked[2]
+    s += np.where((tid > 3) & (tid < 40), 1000, 0) + np.where((tid == 0) | (tid == 63), 5000, 0)
+    assert out.tolist() == s.tolist()
+
+
+def test_select_and_or_evaluate_both_arms():
+    out = np.zeros(32, np.uint32)
+    shc.compile(_source(KERNELS["select_and_or_evaluate_both_arms"], 32), wave_size=32).dispatch(
+        (1, 1, 1), o=out, idx=0, count=0)
+    tid = np.arange(32)
+    # every side effect runs: 1 + 10 + 100 + 1000, and w is the sum after the arm it picks
+    w = np.where(tid & 1, 111, 1111)
+    assert out.tolist() == (1111 + np.where(tid > 5, 7, 0) + 70 + w + (tid & 3)).tolist()

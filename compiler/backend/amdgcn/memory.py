@@ -191,10 +191,13 @@ def element_stride(binding: Binding, value_type: T.Type) -> int:
 
 
 def _byte_offset(k, inst, binding: Binding, index_position: int, value_type: T.Type) -> str:
+    """``index * stride + offset``, plus the ``dynamic_offset`` operand after ``index`` when present."""
     index = k.arg_as(inst, index_position, T.UINT)
     stride = element_stride(binding, value_type)
     offset = int(inst.attrs.get("offset", 0))
     address = index if stride == 1 else k.assign(f"mul i32 {index}, {stride}")
+    if inst.attrs.get("dynamic_offset"):
+        address = k.assign(f"add i32 {address}, {k.arg_as(inst, index_position + 1, T.UINT)}")
     return address if offset == 0 else k.assign(f"add i32 {address}, {offset}")
 
 
@@ -260,7 +263,7 @@ def buffer_atomic(k, inst):
            f"{intrinsic_suffix(llvm)}"
     data = [(llvm, value)]
     if fn == "cmpxchg":
-        data.append((llvm, k.arg_as(inst, position + 1, value_type)))
+        data.append((llvm, k.arg_as(inst, position + 1 + int(bool(inst.attrs.get("dynamic_offset"))), value_type)))
     return k.call(llvm, name, data + [("<4 x i32>", rsrc), ("i32", offset), ("i32", "0"), ("i32", "0")])
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
 from .llvm_text import V, flat_scalars, memory_bytes, memory_type
-from .memory import byte_address, element_address, in_bounds, lds_memory, slot_memory, split_array_index, Memory
+from .memory import (byte_address, element_address, in_bounds, lds_memory, slot_memory, split_array_index,
+                     split_offset, Memory)
 from .values import Value, cast
 
 
@@ -84,9 +85,10 @@ def buffer_atomic(em, inst, args):
     name = inst.attrs["resource"]
     plain = 3 if inst.attrs.get("fn") == "cmpxchg" else 2
     array_index, rest = split_array_index(em, inst, args, plain)
-    index, compare, value = _atomic_operands(rest)
+    index, dynamic, data = split_offset(inst, rest)
+    compare, value = (data[0], data[1]) if len(data) == 2 else (None, data[0])
     memory = slot_memory(em, name, array_index)
-    return atomic(em, inst, memory, element_address(em, inst, name, index.parts[0]), compare, value)
+    return atomic(em, inst, memory, element_address(em, inst, name, index, dynamic), compare, value)
 
 
 def barrier(em, inst, args):

@@ -436,6 +436,8 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
 
 
 def split_array_index(em, inst, args: list[Value], plain: int) -> tuple[V | None, list[Value]]:
+    """``(array index or None, the other operands)``; a ``dynamic_offset`` operand stays after ``index``."""
+    plain += int(bool(inst.attrs.get("dynamic_offset")))
     binding = em.bindings.get(inst.attrs.get("resource"))
     has_index = binding.count != 1 if binding is not None else len(args) == plain + 1
     if has_index:
@@ -443,13 +445,27 @@ def split_array_index(em, inst, args: list[Value], plain: int) -> tuple[V | None
     return None, args
 
 
-def element_address(em, inst, memory_name: str, index: V) -> V:
+def split_offset(inst, args: list[Value]) -> tuple[V, V | None, list[Value]]:
+    """``(index, dynamic byte offset or None, the rest)`` of the operands after ``[i]``."""
+    if inst.attrs.get("dynamic_offset"):
+        return args[0].parts[0], args[1].parts[0], args[2:]
+    return args[0].parts[0], None, args[1:]
+
+
+def element_address(em, inst, memory_name: str, index: V, dynamic: V | None = None) -> Address:
     binding = em.bindings[memory_name]
     offset = int(inst.attrs.get("offset", 0))
-    if "ByteAddress" in binding.kind:
-        return byte_address(em, index, 1, offset)
-    stride = next(info.stride for info in em.slots if info.name == memory_name)
-    return byte_address(em, index, stride, offset)
+    stride = 1 if "ByteAddress" in binding.kind else next(info.stride for info in em.slots
+                                                          if info.name == memory_name)
+    if dynamic is None:
+        return byte_address(em, index, stride, offset)
+    # index * stride + dynamic in i64, so nothing wraps: only the buffer's end bounds the sum
+    b = em.b
+    wide = [b.cast("zext", part, b.vec("i64") if is_vector(part.ty) else "i64") for part in (index, dynamic)]
+    index, dynamic = unify(b, wide)
+    if stride != 1:
+        index = b.binop("mul", index, b.const(index.ty, stride))
+    return byte_address(em, b.binop("add", index, dynamic), 1, offset)
 
 
 def _coherent(em, name: str) -> bool:
@@ -459,17 +475,19 @@ def _coherent(em, name: str) -> bool:
 
 def buffer_load(em, inst, args):
     name = inst.attrs["resource"]
-    array_index, (index,) = split_array_index(em, inst, args, 1)
+    array_index, rest = split_array_index(em, inst, args, 1)
+    index, dynamic, _ = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
-    address = element_address(em, inst, name, index.parts[0])
+    address = element_address(em, inst, name, index, dynamic)
     return load_value(em, memory, address, inst.type, volatile=_coherent(em, name))
 
 
 def buffer_store(em, inst, args):
     name = inst.attrs["resource"]
-    array_index, (index, value) = split_array_index(em, inst, args, 2)
+    array_index, rest = split_array_index(em, inst, args, 2)
+    index, dynamic, (value,) = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
-    address = element_address(em, inst, name, index.parts[0])
+    address = element_address(em, inst, name, index, dynamic)
     store_value(em, memory, address, value, inst.operands[-1].type)
 
 
@@ -527,4 +545,4 @@ HANDLERS = {
 
 __all__ = ["HANDLERS", "META_ARRAY_COUNT", "Address", "Memory", "slot_memory", "load_value", "store_value",
            "buffer_info", "scratch_base", "byte_address", "element_address",
-           "in_bounds", "lds_memory", "split_array_index"]
+           "in_bounds", "lds_memory", "split_array_index", "split_offset"]

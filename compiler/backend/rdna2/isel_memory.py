@@ -112,6 +112,12 @@ class MemorySelection(ImageSelection):
             return inst.operands[0], inst.operands[1:]
         return None, list(inst.operands)
 
+    def split_offset(self, inst: Inst, operands: list[Inst]) -> tuple[Inst, Inst | None, list[Inst]]:
+        """(index, the ``dynamic_offset`` operand or None, the rest) of the operands after ``[i]``."""
+        if inst.attrs.get("dynamic_offset"):
+            return operands[0], operands[1], operands[2:]
+        return operands[0], None, operands[1:]
+
     def coherent(self, binding: Binding) -> str:
         return " glc dlc" if binding.globally_coherent else ""
 
@@ -389,8 +395,12 @@ class MemorySelection(ImageSelection):
         return parts
 
     # ------------------------------------------------------------- buffers
-    def buffer_addressing(self, binding: Binding, index: Inst) -> tuple:
-        """(vaddr operand, addressing modifier) for an element index or a byte address."""
+    def buffer_addressing(self, binding: Binding, index: Inst, dynamic: Inst | None = None) -> tuple:
+        """(vaddr operand, addressing modifier) for an element index or a byte address; with a
+        dynamic byte offset inside a structured element, the pair (index, offset) as ``idxen offen``."""
+        if dynamic is not None:
+            pair = [self.to_vgpr(self.component(index, 0)), self.to_vgpr(self.component(dynamic, 0))]
+            return self.tuple_of(pair), "idxen offen"
         vaddr = self.to_vgpr(self.component(index, 0))
         if binding.kind in ("ByteAddressBuffer", "RWByteAddressBuffer"):
             return vaddr, "offen"
@@ -399,16 +409,17 @@ class MemorySelection(ImageSelection):
     def select_buffer_load(self, inst: Inst) -> None:
         binding = self.binding_of(inst)
         self.check_layout(inst.type)
-        array_index, (index,) = self.split_index(inst, binding)
+        array_index, rest = self.split_index(inst, binding)
+        index, dynamic, _ = self.split_offset(inst, rest)
         descriptor = self.descriptor(binding, array_index)
         offset = inst.attrs.get("offset", 0)
         dwords = self.dword_count(inst.type)
         bank = self.bank(inst)
         if bank == "s":
-            regs = self.scalar_buffer_load(inst, binding, descriptor, index, offset, dwords)
+            regs = self.scalar_buffer_load(inst, binding, descriptor, index, offset, dwords, dynamic)
             self.loaded_value(inst, regs, "s")
             return
-        vaddr, mode = self.buffer_addressing(binding, index)
+        vaddr, mode = self.buffer_addressing(binding, index, dynamic)
         typed = binding.kind in ("Buffer", "RWBuffer")
         regs = []
         if tight_size(inst.type) == 2:
@@ -426,14 +437,20 @@ class MemorySelection(ImageSelection):
             regs.extend(self.tuple_parts(reg, count))
         self.loaded_value(inst, regs, "v")
 
-    def scalar_buffer_load(self, inst, binding, descriptor, index, offset, dwords) -> list:
+    def scalar_buffer_load(self, inst, binding, descriptor, index, offset, dwords, dynamic=None) -> list:
         stride = 1 if binding.kind.endswith("ByteAddressBuffer") else tight_size(binding.element or T.UINT)
         value = self.component(index, 0)
-        if isinstance(value, Imm):
+        if isinstance(value, Imm) and dynamic is None:
             operand = Text(f"0x{int(value.value) * stride + offset:x}")
+        elif isinstance(value, Imm):
+            operand = self.vreg("s")
+            self.salu("s_add_u32", [operand], [self.to_sgpr(self.component(dynamic, 0)),
+                                               Imm(int(value.value) * stride + offset)])
         else:
             operand = self.vreg("s")
             self.salu_binary(Op.MUL, "u32", operand, value, Imm(stride))
+            if dynamic is not None:
+                self.salu("s_add_u32", [operand], [operand, self.to_sgpr(self.component(dynamic, 0))])
             if offset:
                 self.salu("s_add_u32", [operand], [operand, Imm(offset)])
         width = min(w for w in (1, 2, 4, 8, 16) if w >= dwords)
@@ -443,11 +460,12 @@ class MemorySelection(ImageSelection):
 
     def select_buffer_store(self, inst: Inst) -> None:
         binding = self.binding_of(inst)
-        array_index, (index, value) = self.split_index(inst, binding)
+        array_index, rest = self.split_index(inst, binding)
+        index, dynamic, (value,) = self.split_offset(inst, rest)
         self.check_layout(value.type)
         descriptor = self.descriptor(binding, array_index)
         offset = inst.attrs.get("offset", 0)
-        vaddr, mode = self.buffer_addressing(binding, index)
+        vaddr, mode = self.buffer_addressing(binding, index, dynamic)
         typed = binding.kind in ("Buffer", "RWBuffer")
         if tight_size(value.type) == 2:
             self.emit("buffer_store_short", [], [self.to_vgpr(self.component(value, 0)), vaddr, descriptor, Imm(0)],
@@ -463,7 +481,7 @@ class MemorySelection(ImageSelection):
     def select_buffer_atomic(self, inst: Inst) -> None:
         binding = self.binding_of(inst)
         array_index, rest = self.split_index(inst, binding)
-        index, values = rest[0], rest[1:]
+        index, dynamic, values = self.split_offset(inst, rest)
         descriptor = self.descriptor(binding, array_index)
         fn = inst.attrs["fn"]
         scalar = element(inst.type)
@@ -473,7 +491,7 @@ class MemorySelection(ImageSelection):
             name = f"buffer_atomic_{'s' if scalar.kind == 'int' else 'u'}{fn}"
         else:
             name = BUFFER_ATOMIC[fn]
-        vaddr, mode = self.buffer_addressing(binding, index)
+        vaddr, mode = self.buffer_addressing(binding, index, dynamic)
         if fn == "cmpxchg":
             compare, new = values
             data = self.vreg("v", 2, self.name(inst))

@@ -22,6 +22,7 @@ import numpy as np
 
 from ...ir.core import Module
 from ...ir.lower.globals import tight_size
+from . import simulate_atomics as atomics
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
 
 
@@ -420,33 +421,52 @@ class Machine:
     # ------------------------------------------------------------------- memory
     def buffer(self, inst: MInst) -> None:
         name = inst.mnemonic
-        store = "store" in name or ("atomic" in name and not inst.defs)
+        atomic = name.startswith("buffer_atomic_")
+        store = "store" in name or (atomic and not inst.defs)
         data = inst.uses[0] if store else None
         rest = inst.uses[1:] if store else inst.uses
         vaddr, descriptor = rest[0], rest[1]
         binding = self.bindings[int(self.s[self.regs(descriptor)[1]])]
-        array = self.buffers[binding.name]
-        words = array.view(np.uint32).reshape(-1)
+        if binding.name in self.buffers:
+            words = self.buffers[binding.name].view(np.uint32).reshape(-1)
+        else:  # a cbuffer read at a per-lane offset
+            words = np.frombuffer(bytes(self.cbuffers.get(binding.name, b"")), np.uint32).copy()
         offset = int(re.search(r"offset:(\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
-        stride = tight_size(binding.element) if binding.element is not None and "idxen" in inst.modifiers else 1
-        base = self.vector(vaddr).astype(np.int64) * stride + offset if "idxen" in inst.modifiers or \
-            "offen" in inst.modifiers else np.full(self.wave, offset, np.int64)
+        base = self.buffer_addresses(inst, vaddr, binding, offset)
         count = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4}.get(name.split("_")[-1], 1)
         target = inst.defs[0] if inst.defs else data
         for lane in np.flatnonzero(self.exec):
             index = int(base[lane]) // 4
+            if atomic:
+                if index < len(words):
+                    self.buffer_atomic(name[len("buffer_atomic_"):], words, index, target, lane, bool(inst.defs))
+                continue
             for k in range(count):
                 if index + k >= len(words):
                     continue
-                if "atomic_add" in name:
-                    old = int(words[index])
-                    words[index] = (old + int(self.v[self.regs(target)[1]][lane])) & 0xFFFFFFFF
-                    if inst.defs:
-                        self.v[self.regs(target)[1]][lane] = old
-                elif store:
+                if store:
                     words[index + k] = self.v[self.regs(data)[1] + k][lane]
                 else:
                     self.v[self.regs(target)[1] + k][lane] = words[index + k]
+
+    def buffer_addresses(self, inst: MInst, vaddr, binding, offset: int) -> np.ndarray:
+        """Byte addresses per lane: ``idxen`` index * stride, ``offen`` a byte offset, both a
+        VGPR pair (index, offset), plus the instruction's ``offset:``; in 64 bits, no wrap."""
+        idxen, offen = "idxen" in inst.modifiers, "offen" in inst.modifiers
+        if not (idxen or offen):
+            return np.full(self.wave, offset, np.int64)
+        stride = tight_size(binding.element) if binding.element is not None and idxen else 1
+        words = [self.v[self.regs(vaddr)[1] + k].astype(np.int64) for k in range(1 + (idxen and offen))]
+        return words[0] * stride + offset + (words[1] if idxen and offen else 0)
+
+    def buffer_atomic(self, fn: str, words: np.ndarray, index: int, data, lane: int, returns: bool) -> None:
+        """One lane's ``buffer_atomic_<fn>``: data is (value) or, for cmpswap, (value, compare)."""
+        _, first, _ = self.regs(data)
+        old = int(words[index])
+        compare = int(self.v[first + 1][lane]) if fn == "cmpswap" else None
+        words[index] = atomics.buffer_atomic(fn, old, int(self.v[first][lane]), compare)
+        if returns:
+            self.v[first][lane] = old
 
     def lds_access(self, inst: MInst) -> None:
         name = inst.mnemonic
@@ -462,11 +482,8 @@ class Machine:
             elif name.startswith("ds_read"):
                 for k in range(bits // 32):
                     self.v[self.regs(inst.defs[0])[1] + k][lane] = words[index + k]
-            elif name.startswith("ds_add"):
-                old = int(words[index])
-                words[index] = (old + int(self.v[self.regs(inst.uses[1])[1]][lane])) & 0xFFFFFFFF
-                if inst.defs:
-                    self.v[self.regs(inst.defs[0])[1]][lane] = old
+            elif atomics.DS_ATOMIC.match(name):
+                self.lds_atomic(atomics.DS_ATOMIC.match(name), words, index, inst, lane)
             elif name == "ds_bpermute_b32":
                 pass
             else:
@@ -476,6 +493,12 @@ class Machine:
             lanes = (self.vector(inst.uses[0]) // 4) % 32 + (np.arange(self.wave) // 32) * 32
             valid = self.exec[lanes]
             self.write_v(inst.defs[0], np.where(valid, source[lanes], 0))
+
+    def lds_atomic(self, match, words: np.ndarray, index: int, inst: MInst, lane: int) -> None:
+        old = int(words[index])
+        words[index] = atomics.lds_atomic(match, old, [int(self.v[self.regs(op)[1]][lane]) for op in inst.uses[1:]])
+        if inst.defs:
+            self.v[self.regs(inst.defs[0])[1]][lane] = old
 
     def scratch_access(self, inst: MInst) -> None:
         """``scratch_load/store_dword[xN]`` with a VGPR or SGPR address (or ``off``): each lane's own words."""

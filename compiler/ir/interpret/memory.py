@@ -6,9 +6,10 @@ type a kernel loads it as. Operand orders are AST lowering's (``lower/resources.
 ``lower/places.py``); ``[i]`` is the flattened resource-array index, present when
 the binding is a resource array (or, with no binding, when there is one more operand):
 
-    buffer_load T [i], index {resource[, offset]}
-    buffer_store [i], index, value {resource[, offset]}
-    buffer_atomic T [i], index, value {resource, fn[, offset]}  cmpxchg: ..., index, compare, value
+    buffer_load T [i], index[, dynamic] {resource[, offset]}
+    buffer_store [i], index[, dynamic], value {resource[, offset]}
+    buffer_atomic T [i], index[, dynamic], value {resource, fn[, offset]}  cmpxchg: ..., compare, value
+    (``dynamic``, bytes added to ``offset``, is there when ``dynamic_offset`` is set)
     lds_load T address {var}          lds_store address, value {var}
     lds_atomic T address, value {var, fn}                       cmpxchg: address, compare, value
     scratch_load T address            scratch_store address, value    (per-lane memory)
@@ -19,7 +20,7 @@ dict whose numbers are converted to the loaded type (a list holds consecutive
 components of the loaded element size).
     resource_info uintN [i] {resource, fields}                  buffers: bytes, count, stride
 
-A buffer element's address is ``index * stride + offset``: ``stride`` is the
+A buffer element's address is ``index * stride + offset [+ dynamic]``: ``stride`` is the
 binding's element size (tight layout) when the module declares the resource, else
 the NumPy array's row size (``array[0].nbytes`` for 2-D arrays), else the accessed
 type's size; for (RW)ByteAddressBuffer the index is the byte address. D3D12 rules:
@@ -124,7 +125,9 @@ def _stride(m, inst, array: np.ndarray, value_type: T.Type) -> int:
 
 
 def _split_array_index(m, inst, args, plain_count: int):
-    """``(array index per lane or None, the other operands)``: ``[i]`` comes first when present."""
+    """``(array index per lane or None, the other operands)``: ``[i]`` comes first when present.
+    A ``dynamic_offset`` operand stays with ``index`` (``_split_offset`` takes it off)."""
+    plain_count += int(bool(inst.attrs.get("dynamic_offset")))
     binding = m.bindings.get(inst.attrs.get("resource"))
     has_index = binding.count != 1 if binding is not None else len(args) == plain_count + 1
     expected = plain_count + int(has_index)
@@ -136,20 +139,31 @@ def _split_array_index(m, inst, args, plain_count: int):
     return None, args
 
 
-def _element_address(m, inst, lane: int, array_index, index, value_type: T.Type):
-    """``(bytes of the resource, byte address)`` for one lane, or None when there is no such resource."""
+def _split_offset(inst, args):
+    """``(index, dynamic byte offset or None, the rest)`` of the operands after ``[i]``."""
+    if inst.attrs.get("dynamic_offset"):
+        return args[0], args[1], args[2:]
+    return args[0], None, args[1:]
+
+
+def _element_address(m, inst, lane: int, array_index, index, value_type: T.Type, dynamic=None):
+    """``(bytes of the resource, byte address)`` for one lane, or None when there is no such resource.
+    The address is plain arithmetic (as DXC's raw buffer offsets are): only the buffer's end bounds it."""
     array = resource_array(m, inst.attrs["resource"], None if array_index is None else int(array_index[lane]))
     if array is None:
         return None
     address = int(index[lane, 0]) * _stride(m, inst, array, value_type) + int(inst.attrs.get("offset", 0))
+    if dynamic is not None:
+        address += int(dynamic[lane, 0])
     return as_bytes(array), address
 
 
 def buffer_load(m, inst, args, exec_lanes):
-    array_index, (index,) = _split_array_index(m, inst, args, 1)
+    array_index, rest = _split_array_index(m, inst, args, 1)
+    index, dynamic, _ = _split_offset(inst, rest)
     result = zeros(m.wave_size, inst.type)
     for lane in _active(exec_lanes):
-        place = _element_address(m, inst, lane, array_index, index, inst.type)
+        place = _element_address(m, inst, lane, array_index, index, inst.type, dynamic)
         if place is not None:
             loaded = _read(*place, inst.type)
             if loaded is not None:
@@ -159,9 +173,10 @@ def buffer_load(m, inst, args, exec_lanes):
 
 def buffer_store(m, inst, args, exec_lanes):
     value_type = inst.operands[-1].type
-    array_index, (index, value) = _split_array_index(m, inst, args, 2)
+    array_index, rest = _split_array_index(m, inst, args, 2)
+    index, dynamic, (value,) = _split_offset(inst, rest)
     for lane in _active(exec_lanes):  # lane order: with equal addresses the highest lane wins
-        place = _element_address(m, inst, lane, array_index, index, value_type)
+        place = _element_address(m, inst, lane, array_index, index, value_type, dynamic)
         if place is not None:
             _write(*place, value[lane], value_type)
     return None
@@ -328,11 +343,12 @@ def lds_atomic(m, inst, args, exec_lanes):
 def buffer_atomic(m, inst, args, exec_lanes):
     plain = 3 if inst.attrs.get("fn") == "cmpxchg" else 2
     array_index, rest = _split_array_index(m, inst, args, plain)
-    index, compare, value = _atomic_operands(inst, rest)
+    index, dynamic, data = _split_offset(inst, rest)
+    _, compare, value = _atomic_operands(inst, [index] + list(data))
     value_type = inst.type if inst.type != T.VOID else inst.operands[-1].type
 
     def place_of(lane):
-        place = _element_address(m, inst, lane, array_index, index, value_type)
+        place = _element_address(m, inst, lane, array_index, index, value_type, dynamic)
         if place is None:
             return None
         return place[0], place[1], value[lane], None if compare is None else compare[lane]

@@ -6,6 +6,8 @@
   taking the lowest free range in space 0, as DXC does. ``$Globals`` (the
   non-static globals) is the first constant buffer. Only what the kernel uses is
   bound, since DXC drops unused resources before assigning registers.
+- A ``[RootSignature]`` must cover every register bound here with one range of the right
+  kind and space, visible to compute (``check_root_signature``), as DXC's validator asks.
 - Constant buffers use HLSL's packing: 16-byte rows, a scalar or vector never
   crosses a row, arrays and structs start on a row, array elements are a row
   apart, a struct's size is rounded up to whole rows (``cbuffer_offsets``).
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import Diagnostics
 from ...frontend import ast
 from ...frontend import hlsl_types as T
+from ...frontend.root_signature import register_text
 from ..core import Binding, GroupsharedVar
 
 ROW = 16
@@ -308,7 +311,18 @@ def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
     for decl, binding, _ in pending:
         result.bindings.append(binding)
         result.binding_of[decl] = binding
+    if program.root_signature is not None:
+        check_root_signature(program.root_signature, pending, diagnostics)
     return result
+
+
+def check_root_signature(signature, pending, diagnostics: Diagnostics) -> None:
+    """An error at each binding's declaration whose registers no range of ``signature`` holds."""
+    for decl, binding, _ in pending:
+        kind, start = binding.register[0], int(binding.register[1:])
+        if not signature.covers(kind, start, binding.count, binding.space):
+            diagnostics.error(f"resource '{binding.name}' at {register_text(kind, start, binding.count)}, "
+                              f"space {binding.space} is not bound in the root signature", decl.coord)
 
 
 def _declaration_order(unit: ast.TranslationUnit):

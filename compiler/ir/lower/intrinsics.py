@@ -3,9 +3,10 @@
 Arguments arrive converted to the types overload resolution chose
 (``Resolution.param_types``); out arguments are places written after the call.
 
-- ``abs min max dot`` are their own ops; ``clamp`` is ``min(max(x, lo), hi)``;
-  ``mad`` is ``fma`` on floats and ``mul`` + ``add`` on integers; ``lerp``,
-  ``step``, ``length``, ``distance``, ``normalize``, ``cross``, ``degrees``,
+- ``abs min max dot`` are their own ops, and so are HLSL 2021's ``select and or``
+  (their arguments arrive converted to one shape, bools for ``and``/``or``, and are all
+  evaluated: no short-circuit); ``clamp`` is ``min(max(x, lo), hi)``; ``mad`` is
+  ``fma`` on floats and ``mul`` + ``add`` on integers; ``lerp``, ``step``, ``length``, ``distance``, ``normalize``, ``cross``, ``degrees``,
   ``radians``, ``all``, ``any``, ``modf`` and scalar/vector ``mul`` expand to
   arithmetic; the rest of the math group is ``math {fn=name}``.
 - ``countbits firstbithigh firstbitlow reversebits``: ``bits {fn=name}``.
@@ -34,7 +35,10 @@ from .resources import ATOMIC_FUNCTIONS
 from .values import Unsupported, ir_type
 from ..ops import Op
 
-ARITHMETIC = {"abs": Op.ABS, "min": Op.MIN, "max": Op.MAX, "dot": Op.DOT, "fma": Op.FMA}
+ARITHMETIC = {
+    "abs": Op.ABS, "min": Op.MIN, "max": Op.MAX, "dot": Op.DOT, "fma": Op.FMA,
+    "select": Op.SELECT, "and": Op.AND, "or": Op.OR,
+}
 MATH = {
     "sqrt", "rsqrt", "rcp", "exp", "exp2", "log", "log2", "log10", "pow", "floor", "ceil", "frac",
     "round", "trunc", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "atan2",

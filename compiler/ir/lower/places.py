@@ -11,7 +11,9 @@ swizzle). Roots:
   memory, addressed in bytes (tight layout); the address is one ``uint`` operand.
 - ``CBufferRoot``: a constant buffer member; ``cbuffer_load {buffer, offset}``
   with HLSL packing and an operand for the dynamic part of the offset, if any.
-- ``ElementRoot``: one element of a buffer or texture (``buf[i]``, ``tex[p]``).
+- ``ElementRoot``: one element of a buffer or texture (``buf[i]``, ``tex[p]``). Inside a
+  structured buffer's element the byte offset may have a dynamic part (``buf[i].arr[j]``:
+  field offset + j * array stride), an extra operand of the buffer access.
 
 Steps are taken on the IR types (a matrix is an array of its rows, see
 lower/matrices.py, with one more step kind, ``elements``: the (row, column) pairs a
@@ -229,8 +231,8 @@ class PlaceLowering:
                 stride = cbuffer_stride(current) if _uses_cbuffer_layout(root) else tight_stride(current)
                 address = self.advance(address, step.index, stride, coord)
                 current = current.element
-        if isinstance(root, ElementRoot) and address.dynamic is not None:
-            raise Unsupported("a dynamic array index inside a buffer element", coord)
+        if isinstance(root, ElementRoot) and address.dynamic is not None and not _byte_addressed(root):
+            raise Unsupported("a dynamic array index inside a typed buffer or texture element", coord)
         return address, current, steps
 
     def advance(self, address: Address, index: int | Inst, stride: int, coord: Coord) -> Address:
@@ -288,7 +290,7 @@ class PlaceLowering:
             operands = [address.dynamic] if address.dynamic is not None else []
             return self.b.emit(Op.CBUFFER_LOAD, operands, t,
                                {"buffer": root.buffer, "offset": address.constant}, coord)
-        return self.element_load(root.ref, root.coordinate, t, address.constant, coord)
+        return self.element_load(root.ref, root.coordinate, t, address.constant, coord, address.dynamic)
 
     # ------------------------------------------------------------ storing
     def store(self, place: Place, value: Inst, coord: Coord) -> None:
@@ -362,7 +364,7 @@ class PlaceLowering:
             op = Op.SCRATCH_STORE if root.space == "scratch" else Op.LDS_STORE
             self.b.emit(op, [self.address_operand(address, coord), value], T.VOID, {"var": root.name}, coord)
             return
-        self.element_store(root.ref, root.coordinate, value, address.constant, coord)
+        self.element_store(root.ref, root.coordinate, value, address.constant, coord, address.dynamic)
 
     def insert_path(self, old: Inst, steps: list[Step], value: Inst, coord: Coord) -> Inst:
         """``old`` with the part named by ``steps`` replaced by ``value``."""

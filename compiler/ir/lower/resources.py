@@ -3,20 +3,26 @@
 Operand orders (``[i]`` is present only when the binding is a resource array,
 ``binding.count != 1``; it is the flattened ``uint`` array index):
 
-    buffer_load    T  [i], index                 {resource[, offset]}
-    buffer_store      [i], index, value          {resource[, offset]}
+    buffer_load    T  [i], index[, dynamic]          {resource[, offset][, dynamic_offset]}
+    buffer_store      [i], index[, dynamic], value   {resource[, offset][, dynamic_offset]}
     texture_load   T  [i], coordinate            {resource}
     texture_store     [i], coordinate, value     {resource}
     texture_sample T  [t], [s], uv, lod          {resource, sampler[, offset]}
     resource_info  uintN [i], [mip]              {resource, fields}
-    buffer_atomic  T  [i], index, value          {resource, fn[, offset]}
+    buffer_atomic  T  [i], index[, dynamic], value   {resource, fn[, offset][, dynamic_offset]}
                       ... compare, value for fn="cmpxchg"
     lds_atomic     T  address, value             {var, fn}   (cmpxchg: address, compare, value)
 
 ``index`` is an element index for typed and structured buffers, a byte address
 for byte-address buffers and a texel coordinate for atomics on RW textures
 (``InterlockedMax(tex[p], v)``); ``offset`` is a byte offset inside a
-structured buffer's element (a struct member or one vector component).
+structured buffer's element (a struct member or one vector component). When an array
+inside the element is indexed at run time (``buf[i].arr[j]``), the access has
+``dynamic_offset=true`` and one more ``uint`` operand after ``index``: the bytes
+added to ``offset`` (``j * array stride``, tight layout). As DXC does (``rawBufferLoad``
+with offset ``field + j * stride``), the address is plain arithmetic, ``index * stride +
+offset + dynamic``: an inner index past its array reaches the next element's bytes, and
+only an address past the end of the buffer is out of bounds (reads 0, writes dropped).
 ``coordinate`` is a ``uint`` vector: texel x[, y][, z or array slice], and for
 read-only textures the mip level as the last component (as in HLSL's ``Load``).
 ``resource_info`` returns the sizes ``fields`` names, e.g. ``["width",
@@ -93,26 +99,37 @@ class ResourceLowering:
         return ElementRoot(ref, coordinate)
 
     # -------------------------------------------------------------- elements
-    def element_load(self, ref: ResourceRef, coordinate: Inst, t: T.Type, offset: int, coord: Coord) -> Inst:
+    def element_load(self, ref: ResourceRef, coordinate: Inst, t: T.Type, offset: int, coord: Coord,
+                     dynamic: Inst | None = None) -> Inst:
         operands = self.resource_operands(ref, coord) + [coordinate]
         attrs = {"resource": ref.binding.name}
         if ref.type.is_texture:
             return self.b.emit(Op.TEXTURE_LOAD, operands, t, attrs, coord)
         if self.is_sub_element(ref, t, offset, coord):
             attrs["offset"] = offset
+        self.add_dynamic_offset(operands, attrs, dynamic)
         return self.b.emit(Op.BUFFER_LOAD, operands, t, attrs, coord)
 
-    def element_store(self, ref: ResourceRef, coordinate: Inst, value: Inst, offset: int, coord: Coord) -> None:
+    def element_store(self, ref: ResourceRef, coordinate: Inst, value: Inst, offset: int, coord: Coord,
+                      dynamic: Inst | None = None) -> None:
         if not ref.type.writable:
             raise Unsupported(f"writing the read-only resource '{ref.binding.name}'", coord)
-        operands = self.resource_operands(ref, coord) + [coordinate, value]
+        operands = self.resource_operands(ref, coord) + [coordinate]
         attrs = {"resource": ref.binding.name}
         if ref.type.is_texture:
-            self.b.emit(Op.TEXTURE_STORE, operands, T.VOID, attrs, coord)
+            self.b.emit(Op.TEXTURE_STORE, operands + [value], T.VOID, attrs, coord)
             return
         if self.is_sub_element(ref, value.type, offset, coord):
             attrs["offset"] = offset
-        self.b.emit(Op.BUFFER_STORE, operands, T.VOID, attrs, coord)
+        self.add_dynamic_offset(operands, attrs, dynamic)
+        self.b.emit(Op.BUFFER_STORE, operands + [value], T.VOID, attrs, coord)
+
+    @staticmethod
+    def add_dynamic_offset(operands: list[Inst], attrs: dict, dynamic: Inst | None) -> None:
+        """The run-time part of a structured-buffer element's byte offset, after ``index``."""
+        if dynamic is not None:
+            operands.append(dynamic)
+            attrs["dynamic_offset"] = True
 
     def is_sub_element(self, ref: ResourceRef, t: T.Type, offset: int, coord: Coord) -> bool:
         """Whether an access reaches only part of a structured buffer's element."""
@@ -143,8 +160,9 @@ class ResourceLowering:
         attrs = {"resource": ref.binding.name, "fn": fn}
         if address.constant:
             attrs["offset"] = address.constant
-        return self.b.emit(Op.BUFFER_ATOMIC, self.resource_operands(ref, coord) + [root.coordinate] + operands,
-                           result_type, attrs, coord)
+        element = self.resource_operands(ref, coord) + [root.coordinate]
+        self.add_dynamic_offset(element, attrs, address.dynamic)
+        return self.b.emit(Op.BUFFER_ATOMIC, element + operands, result_type, attrs, coord)
 
     # --------------------------------------------------------------- methods
     def visit_MethodCall(self, node: ast.MethodCall):
