@@ -101,6 +101,13 @@ KERNELS = {
         uint w = select(tid & 1, hits += 100, hits += 1000);
         o[tid] = hits + (t ? 7 : 0) + (u ? 70 : 0) + w + a[tid & 3];
     """,
+    # HLSL 2021: a scalar condition short-circuits vector arms too, so the wave op in the taken
+    # arm runs only on the lanes that choose it
+    "conditional_with_vector_wave_op_arms": """
+        uint2 b = tid <= 1 ? WaveActiveSum(uint2(1, 1)) : uint2(0, 0);
+        uint3 c = (tid & 1) ? WavePrefixSum(uint3(tid, 1, 2)) : uint3(7, 7, 7);
+        o[tid] = tid + 1 + b.x * 1000 + b.y * 100 + c.x * 7 + c.y * 100000;
+    """,
 }
 
 
@@ -169,3 +176,20 @@ def test_select_and_or_evaluate_both_arms():
     # every side effect runs: 1 + 10 + 100 + 1000, and w is the sum after the arm it picks
     w = np.where(tid & 1, 111, 1111)
     assert out.tolist() == (1111 + np.where(tid > 5, 7, 0) + 70 + w + (tid & 3)).tolist()
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_a_scalar_condition_short_circuits_vector_arms(wave):
+    """`tid <= 1 ? WaveActiveSum(uint2(1, 1)) : 0`: two lanes take the sum, so it is 2 (was 4,
+    then every lane, both arms evaluated)."""
+    source = _source(KERNELS["conditional_with_vector_wave_op_arms"], wave)
+    out = np.zeros(wave, np.uint32)
+    shc.compile(source, wave_size=wave).dispatch((1, 1, 1), o=out, idx=0, count=0)
+    odd = np.arange(wave) % 2 == 1
+    lanes = np.arange(wave)
+    prefix_x = np.cumsum(np.where(odd, lanes, 0)) - np.where(odd, lanes, 0)  # exclusive, odd lanes only
+    prefix_y = np.cumsum(odd) - odd
+    b = np.where(lanes <= 1, 2, 0)
+    c_x, c_y = np.where(odd, prefix_x, 7), np.where(odd, prefix_y, 7)
+    assert out.tolist() == (lanes + 1 + b * 1100 + c_x * 7 + c_y * 100000).tolist()
+

@@ -173,8 +173,10 @@ class ExpressionLowering:
         coord = node.coord
         result = self.expr_type(node)
         side_effects = self.has_side_effects(node.then) or self.has_side_effects(node.otherwise)
-        if isinstance(result, (T.ScalarType, T.VectorType)) and (
-                isinstance(result, T.VectorType) or not side_effects):
+        # HLSL 2021: a scalar condition short-circuits whatever the arms' type (a wave op in an
+        # arm runs only on the lanes that choose it); a vector condition selects per component.
+        vector_condition = not isinstance(node.cond.type, T.ScalarType)
+        if isinstance(result, (T.ScalarType, T.VectorType)) and (vector_condition or not side_effects):
             cond = self.convert(self.expr(node.cond), T.with_element(result, T.BOOL), node.cond.coord)
             then = self.convert(self.expr(node.then), result, node.then.coord)
             otherwise = self.convert(self.expr(node.otherwise), result, node.otherwise.coord)
