@@ -59,3 +59,55 @@ def nesting_depth(function: Function) -> int:
             deepest = max(deepest, len(pending))
     return deepest
 
+
+class ConstructRegions:
+    """Every construct's region as a bit mask over ``function.blocks`` (bit ``i`` for block ``i``).
+
+    A construct's region is what ``passes.uniformity.region`` walks: the blocks reachable
+    from its header's successors without passing its merge or its header. Regions nest,
+    so they are found innermost first (headers in reverse layout order) and a walk that
+    reaches an inner header takes that header's region whole and goes on from its merge;
+    a region is closed under successors but for its merge and header, so nothing is
+    missed. (An inner region that holds the outer header or merge, through a break and an
+    outer loop, is walked block by block instead.) A long else-if chain costs a mask union
+    per link instead of a walk over every later link.
+    """
+
+    def __init__(self, function: Function):
+        self.blocks = list(function.blocks)
+        self.bit = {block: 1 << index for index, block in enumerate(self.blocks)}
+        self.masks: dict[Block, int] = {}
+        for header in reversed(self.blocks):
+            if header.kind is not None and header.merge is not None:
+                self.masks[header] = self._walk(header)
+
+    def _walk(self, header: Block) -> int:
+        merge = header.merge
+        stop = self.bit.get(merge, 0) | self.bit[header]
+        seen = 0
+        stack = list(header.successors)
+        while stack:
+            block = stack.pop()
+            bit = self.bit[block]
+            if block is merge or block is header or seen & bit:
+                continue
+            seen |= bit
+            inner = self.masks.get(block)
+            if inner is not None and not inner & stop:
+                seen |= inner
+                stack.append(block.merge)
+                continue
+            stack.extend(block.successors)
+        return seen
+
+    def mask(self, header: Block) -> int:
+        return self.masks[header]
+
+    def contains(self, header: Block, block: Block) -> bool:
+        return bool(self.masks[header] & self.bit[block])
+
+    def members(self, header: Block) -> set[Block]:
+        """The region as a set (proportional to its size: for loops and single constructs)."""
+        mask = self.masks[header]
+        return {block for block in self.blocks if mask & self.bit[block]}
+

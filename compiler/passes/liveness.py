@@ -54,11 +54,12 @@ from dataclasses import dataclass, field
 from math import ceil
 
 from . import Pass
-from .uniformity import LANE, Uniformity, UniformityInfo, region
+from .uniformity import LANE, Uniformity, UniformityInfo
 from ..frontend import hlsl_types as T
 from ..ir.core import Binding, Block, Function, Inst, Module
 from ..ir.ops import ARITHMETIC, CONVERSIONS, Op
 from ..ir.printer import Printer
+from ..ir.structure import ConstructRegions
 
 
 @dataclass(frozen=True)
@@ -289,17 +290,17 @@ def _exec_masks(function: Function, info: UniformityInfo, wave: int) -> dict[Blo
     """SGPRs of saved exec masks live in each block: one lane mask per divergent region around it."""
     mask = wave // 32
     masks: dict[Block, int] = {}
+    regions = ConstructRegions(function)
     for header in function.blocks:
         if header.kind is None or header.merge is None:
             continue
-        body = region(header, header.merge)
         if header.kind == "loop":
-            exits = [block for block in body | {header} if header.merge in block.successors]
+            members = regions.members(header) | {header}
+            exits = [block for block in members if header.merge in block.successors]
             divergent = any(_branch_level(info, block) == LANE for block in exits)
-            members = body | {header}
         else:
             divergent = _branch_level(info, header) == LANE
-            members = body
+            members = regions.members(header) if divergent else set()
         if divergent:
             for block in members:
                 masks[block] = masks.get(block, 0) + mask
@@ -318,7 +319,7 @@ def _branch_level(info: UniformityInfo, block: Block) -> int:
 
 _VECTOR_UNIT_RESULTS = {  # instructions whose result is always written to VGPRs
     Op.LDS_LOAD, Op.LDS_ATOMIC, Op.SCRATCH_LOAD, Op.TEXTURE_LOAD, Op.TEXTURE_SAMPLE,
-    Op.BUFFER_ATOMIC, Op.F32TOF16, Op.F16TOF32, Op.DPP16, Op.DPP8, Op.PERMLANEX16,
+    Op.TEXTURE_GATHER, Op.BUFFER_ATOMIC, Op.F32TOF16, Op.F16TOF32, Op.DPP16, Op.DPP8, Op.PERMLANEX16,
     Op.DS_SWIZZLE, Op.DS_BPERMUTE, Op.LDS_EXCHANGE, Op.SET_INACTIVE, Op.WRITELANE, Op.MBCNT,
 }
 _FOLLOW_OPERANDS = {  # moves: they stay in the register file their data comes from

@@ -31,6 +31,7 @@ from ..diagnostics import Diagnostics
 from ..ir.core import Block, Function, Inst, Module
 from ..ir.dominance import control_dependences
 from ..ir.ops import BARRIERS, Op
+from ..ir.structure import ConstructRegions
 
 GROUP, WAVE, LANE = 0, 1, 2
 LEVEL_NAMES = {GROUP: "group-uniform", WAVE: "wave-uniform", LANE: "divergent"}
@@ -64,19 +65,6 @@ class UniformityInfo:
 
     def is_uniform(self, inst: Inst) -> bool:
         return self.level(inst) <= WAVE
-
-
-def region(header: Block, merge: Block | None) -> set[Block]:
-    """Blocks reachable from ``header``'s successors without passing ``merge``."""
-    seen: set[Block] = set()
-    stack = list(header.successors)
-    while stack:
-        block = stack.pop()
-        if block is merge or block in seen or block is header:
-            continue
-        seen.add(block)
-        stack.extend(block.successors)
-    return seen
 
 
 class Uniformity(Pass):
@@ -161,9 +149,10 @@ class Regions:
                     changed = True
         self.branches = [block for block in self.blocks if _branch_condition(block) is not None]
         self.loops: dict[Block, tuple[set[Block], int, list[Block]]] = {}
+        regions = ConstructRegions(function)
         for block in self.blocks:
-            if block.kind == "loop":
-                members = region(block, block.merge) | {block}
+            if block.kind == "loop" and block.merge is not None:
+                members = regions.members(block) | {block}
                 exits = sorted((m for m in members if block.merge in m.successors), key=self.blocks.index)
                 self.loops[block] = (members, self.mask(members), exits)
 

@@ -24,7 +24,7 @@ from ...frontend import hlsl_types as T
 from ...ir.core import Block, Function, Inst
 from ...ir.interpret.run import _scalar_instructions, stat_group
 from ...ir.ops import ATOMICS, Op
-from ...passes.uniformity import region
+from ...ir.structure import ConstructRegions
 
 # counter indices (compiler/machine/abi.py STAT_NAMES)
 VALU, SALU, LANE_EXCHANGE, LDS, VMEM, ATOMIC, ACTIVE_LANES, INSTRUCTIONS = range(8)
@@ -136,7 +136,8 @@ def plan_function(function: Function, order: dict[Inst, int]) -> Plan:
             homes.add(inst)
         if "dpp" in inst.attrs and not _dpp_writes_every_active_lane(inst):
             homes.add(inst)  # lanes the DPP op does not write keep the value's previous contents
-    loop_bodies = {block: region(block, block.merge) | {block}
+    regions = ConstructRegions(function)
+    loop_bodies = {block: regions.members(block) | {block}
                    for block in function.blocks if block.kind == "loop" and block in reachable}
     persistent: set[Inst] = set()
     for body in loop_bodies.values():

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from ...ir.core import Block, Function, Inst
 from ...ir.ops import Op
-from ...passes.uniformity import _LANE_RESULTS, _THREAD_INPUTS, _WAVE_RESULTS, LANE, region
+from ...ir.structure import ConstructRegions
+from ...passes.uniformity import _LANE_RESULTS, _THREAD_INPUTS, _WAVE_RESULTS, LANE
 
 
 class Divergence:
@@ -30,7 +31,14 @@ class Divergence:
     def __init__(self, function: Function):
         self.function = function
         self.constructs = [block for block in function.blocks if block.kind is not None and block.merge is not None]
-        self.regions = {header: region(header, header.merge) for header in self.constructs}
+        self.regions = ConstructRegions(function)  # bit masks: a long else-if chain stays cheap
+        # the constructs a block can be the merge, loop header or continue block of
+        self.ends: dict[Block, list[Block]] = {}
+        for header in self.constructs:
+            ends = [header.merge] + ([header, header.cont] if header.kind == "loop" else [])
+            for end in ends:
+                if end is not None:
+                    self.ends.setdefault(end, []).append(header)
         self.preds = function.predecessors()
         self.varying_set: set[Inst] = set()
         self._solve()
@@ -43,13 +51,11 @@ class Divergence:
     def owner(self, block: Block) -> Block | None:
         """The construct whose merge, loop header, continue block or case ``block`` is (the
         outermost one when it is several: its region holds every edge that can reach it)."""
-        candidates = []
-        for header in self.constructs:
-            inside = self.regions[header]
-            if block is header.merge or (header.kind == "loop" and block in (header, header.cont)) or \
-                    (header.kind == "switch" and block in inside and header in self.preds.get(block, [])):
-                candidates.append(header)
-        return max(candidates, key=lambda header: len(self.regions[header]), default=None)
+        candidates = list(self.ends.get(block, ()))
+        candidates += [pred for pred in self.preds.get(block, []) if pred.kind == "switch"
+                       and pred.merge is not None and self.regions.contains(pred, block)]
+        candidates = sorted(set(candidates), key=lambda header: self.regions.bit[header])  # layout order
+        return max(candidates, key=lambda header: self.regions.mask(header).bit_count(), default=None)
 
     def _condition_varies(self, block: Block) -> bool:
         term = block.terminator
@@ -64,9 +70,10 @@ class Divergence:
         made inside ``owner``'s construct (or by ``source``'s own branch)."""
         if self._condition_varies(source):
             return True
-        inside = self.regions[owner] | {owner}
+        inside = self.regions.mask(owner) | self.regions.bit[owner]
+        source_bit = self.regions.bit[source]
         for header in self.constructs:
-            if header in inside and source in self.regions[header]:
+            if inside & self.regions.bit[header] and self.regions.mask(header) & source_bit:
                 if header.kind == "loop":
                     if header is not owner and self.exits_split(header):
                         return True
@@ -76,8 +83,8 @@ class Divergence:
 
     def exits_split(self, loop: Block) -> bool:
         """Lanes may leave ``loop`` (to its merge) at different iterations."""
-        body = self.regions[loop] | {loop}
-        return any(self.split(block, loop) for block in body if loop.merge in block.successors)
+        return any(self.split(block, loop) for block in self.regions.members(loop) | {loop}
+                   if loop.merge in block.successors)
 
     # -- the fixed point -------------------------------------------------------------------
 
@@ -99,8 +106,8 @@ class Divergence:
                 return len(set(inst.targets)) > 1
             if owner.kind == "loop" and inst.block is owner.merge:
                 return self.exits_split(owner)  # lanes leave at different iterations
-            inside = self.regions[owner] | {owner}
-            return any(self.split(pred, owner) for pred in set(inst.targets) if pred in inside)
+            inside = self.regions.mask(owner) | self.regions.bit[owner]
+            return any(self.split(pred, owner) for pred in set(inst.targets) if inside & self.regions.bit[pred])
         return False
 
     def _solve(self) -> None:
@@ -114,7 +121,7 @@ class Divergence:
             for loop in self.constructs:
                 if loop.kind != "loop" or not self.exits_split(loop):
                     continue
-                body = self.regions[loop] | {loop}
+                body = self.regions.members(loop) | {loop}
                 for block in body:
                     for inst in block.insts:
                         if inst not in self.varying_set and self._used_outside(inst, body):
