@@ -85,6 +85,26 @@ def test_large_kernel_compiles_and_runs(shape, tmp_path):
     assert [int(line) for line in result.stdout.split()] == [expected for _, expected in checks]
 
 
+# The sizes the reliability review reported (a 3,000-case switch took 17 s and 1.2 GB,
+# 2,000 nested ?: 17.6 s; a 2,000-link else-if chain reached LLVM's SimplifyCFG abort):
+# each compiles and runs right through the host JIT, in a child with a 120 s guard.
+REPORTED = {
+    "switch_3000": (switch_source(3000), [(0, 0), (2999, 8997), (3000, 7)]),
+    "ternary_2000": (ternary_source(2000), [(0, 12345), (1, 0), (1999, 0)]),
+    "if_chain_2000": (if_chain_source(2000), [(0, 0), (1999, 3998), (2000, 9)]),
+}
+
+
+@pytest.mark.parametrize("shape", list(REPORTED))
+def test_the_reported_sizes_compile_and_run(shape, tmp_path):
+    source, checks = REPORTED[shape]
+    inputs = [value for value, _ in checks]
+    result = subprocess.run([sys.executable, "-c", CHILD, repr(inputs)], input=source, text=True,
+                            capture_output=True, timeout=120, env={**os.environ, "SHC_CACHE_DIR": str(tmp_path)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert [int(line) for line in result.stdout.split()] == [expected for _, expected in checks]
+
+
 def test_deep_kernels_take_the_short_llvm_pipeline_and_shallow_ones_o2():
     """The nesting the host JIT measures decides its LLVM pipeline (jit.optimize)."""
     import sys as _sys
