@@ -53,13 +53,17 @@ def parse_defines(values: Optional[List[str]]) -> dict[str, str]:
 
 def run_stage(path: str, work):
     """Run ``work(diagnostics)``; print diagnostics; turn failures into exit codes."""
-    from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
+    from .diagnostics import CompileError, Coord, Diagnostics, Unsupported, nesting_guard
 
     diagnostics = Diagnostics()
     try:
         with nesting_guard(diagnostics, Coord(path, 0, 0)):
             result = work(diagnostics)
     except CompileError:
+        print(diagnostics.render(), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except Unsupported as failure:  # a known gap (a back end's selection): an error, not an ICE
+        diagnostics.error(str(failure), failure.coord)
         print(diagnostics.render(), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
     except (KeyboardInterrupt, typer.Exit, BrokenPipeError):

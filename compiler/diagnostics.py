@@ -161,6 +161,16 @@ class Diagnostic:
         return f"{head}\n{text}\n{caret}"
 
 
+class Unsupported(Exception):
+    """A construct shc does not support yet, at its source position. Every entry point
+    reports it as an error (exit 1), never as an internal compiler error."""
+
+    def __init__(self, message: str, coord: Coord):
+        super().__init__(message)
+        self.coord = coord
+        self.shc_coord = coord
+
+
 class CompileError(Exception):
     """Raised when compilation stops; carries every diagnostic reported so far."""
 

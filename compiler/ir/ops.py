@@ -68,6 +68,7 @@ class Op(Enum):
     TEXTURE_LOAD = "texture_load"
     TEXTURE_STORE = "texture_store"
     TEXTURE_SAMPLE = "texture_sample"  # SampleLevel
+    TEXTURE_GATHER = "texture_gather"  # Gather, GatherRed/Green/Blue/Alpha
     RESOURCE_INFO = "resource_info"  # GetDimensions
     # atomics (attrs: fn add/and/or/xor/min/max/exchange/cmpxchg)
     LDS_ATOMIC = "lds_atomic"
@@ -146,7 +147,7 @@ CONVERSIONS = frozenset({Op.CONVERT, Op.BITCAST, Op.F32TOF16, Op.F16TOF32})
 VECTOR = frozenset({Op.CONSTRUCT, Op.EXTRACT, Op.INSERT, Op.SHUFFLE})
 LOADS = frozenset({
     Op.SCRATCH_LOAD, Op.LDS_LOAD, Op.CBUFFER_LOAD, Op.BUFFER_LOAD, Op.TEXTURE_LOAD,
-    Op.TEXTURE_SAMPLE, Op.RESOURCE_INFO,
+    Op.TEXTURE_SAMPLE, Op.TEXTURE_GATHER, Op.RESOURCE_INFO,
 })
 STORES = frozenset({Op.SCRATCH_STORE, Op.LDS_STORE, Op.BUFFER_STORE, Op.TEXTURE_STORE})
 ATOMICS = frozenset({Op.LDS_ATOMIC, Op.BUFFER_ATOMIC})

@@ -133,6 +133,20 @@ def test_exponential_inlining_is_refused_where_it_crosses_the_limit():
     assert result.seconds < LIMIT_SECONDS
 
 
+@pytest.mark.parametrize("expression, message", [
+    ("-a", "the RDNA2 back end does not support 'neg' on double values yet"),
+    ("sqrt(a)", "the RDNA2 back end does not support 'sqrt' on f64 values"),
+])
+def test_what_the_rdna2_back_end_cannot_select_is_an_error_not_an_internal_one(tmp_path, expression, message):
+    path = tmp_path / "f64.hlsl"
+    path.write_text(kernel(f"double a = o[id.x];\no[id.x] = {expression};", "RWStructuredBuffer<double> o : register(u0);"))
+    for command in (["compile", path, "--target", "rdna2"], ["regs", path, "--no-llvm"]):
+        result = shc_cli(*command)
+        assert result.returncode == 1, result.stderr
+        assert f"{path}:5:" in result.stderr and f"error: {message}" in result.stderr, result.stderr
+        assert "internal compiler error" not in result.stderr
+
+
 # -- shc check runs every check that can reject a program -----------------------------
 
 def test_check_rejects_a_barrier_in_divergent_flow(tmp_path):

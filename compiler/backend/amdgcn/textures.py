@@ -5,6 +5,7 @@
     texture_store [i], coordinate, value      -> image.store.<dim>
     texture_sample T [t], [s], uv, lod        -> image.sample.lz.<dim> (lod 0) / image.sample.l.<dim>,
                                                  ``.o`` forms with a constant texel offset
+    texture_gather T4 [t], [s], uv {channel}  -> image.gather4.lz[.o].<dim>, dmask = 1 << channel
     resource_info uintN [i], [mip] {fields}   -> image.getresinfo.<dim>; buffers: the descriptor's
                                                  num_records (bytes) / the element stride
 
@@ -143,6 +144,25 @@ def texture_sample(k, inst):
     return _from_channels(k, raw, raw_type, inst.type)
 
 
+def texture_gather(k, inst):
+    binding = k.arguments.binding(inst.attrs["resource"])
+    sampler = k.arguments.binding(inst.attrs["sampler"])
+    rsrc, position = k.arguments.descriptor(k, inst, binding)
+    samp, position = k.arguments.descriptor(k, inst, sampler, position)
+    dims = T.RESOURCE_KINDS[binding.kind][1]
+    coords = _coordinates(k, inst, position, dims, T.FLOAT)
+    raw_type = _channel_type(inst.type)
+    offset = inst.attrs.get("offset")
+    args = [("i32", str(1 << int(inst.attrs["channel"])))]
+    if offset is not None:
+        args.append(("i32", _packed_offset(offset)))
+    args += [("float", c) for c in coords[:dims]]
+    args += [("<8 x i32>", rsrc), ("<4 x i32>", samp), ("i1", "false"), ("i32", "0"), ("i32", "0")]
+    form = "lz.o" if offset is not None else "lz"
+    raw = k.call(raw_type, f"llvm.amdgcn.image.gather4.{form}.{_dim(binding)}.{intrinsic_suffix(raw_type)}.f32", args)
+    return _from_channels(k, raw, raw_type, inst.type)
+
+
 def resource_info(k, inst):
     binding = k.arguments.binding(inst.attrs["resource"])
     rsrc, position = k.arguments.descriptor(k, inst, binding)
@@ -185,5 +205,5 @@ def _buffer_info(k, inst, binding, rsrc: str, fields: list[str]) -> str:
 
 HANDLERS = {
     Op.TEXTURE_LOAD: texture_load, Op.TEXTURE_STORE: texture_store, Op.TEXTURE_SAMPLE: texture_sample,
-    Op.RESOURCE_INFO: resource_info,
+    Op.TEXTURE_GATHER: texture_gather, Op.RESOURCE_INFO: resource_info,
 }

@@ -65,6 +65,7 @@ from ...ir.ops import LANE_EXCHANGE, Op
 from ...ir.structure import nesting_depth
 from . import arith as host_arith
 from . import atomics as host_atomics
+from . import gather as host_gather
 from . import memory as host_memory
 from . import textures as host_textures
 from . import wave as host_wave
@@ -80,7 +81,7 @@ __all__ = ["HostKernel", "SlotInfo", "build_host_module", "UnstructuredFlow", "M
 ENTRY = "shc_wave"
 
 HANDLERS = {**host_arith.HANDLERS, **host_memory.HANDLERS, **host_atomics.HANDLERS, **host_textures.HANDLERS,
-            **host_wave.HANDLERS}
+            **host_gather.HANDLERS, **host_wave.HANDLERS}
 # results that define every lane (not only the active ones)
 _WHOLE_RESULTS = LANE_EXCHANGE
 

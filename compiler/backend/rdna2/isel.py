@@ -24,7 +24,7 @@ component is a sub-register, never a copy.
 
 from __future__ import annotations
 
-from ...diagnostics import UNKNOWN, Coord
+from ...diagnostics import UNKNOWN, Coord, Unsupported
 from ...frontend import hlsl_types as T
 from ...ir.core import Block, Inst, Module
 from ...ir.ops import Op
@@ -40,12 +40,11 @@ from .isel_values import (Val, base_id, components, element, flat_constants, hal
 from .machine import IMPLICIT_DEF, Imm, Label, MBlock, MFunction, MInst, Special, SubReg, VReg
 
 
-class SelectionError(Exception):
-    """The IR uses something the RDNA2 back end cannot express; ``shc_coord`` says where."""
+class SelectionError(Unsupported):
+    """The IR uses something the RDNA2 back end cannot select yet: an error at ``coord``."""
 
     def __init__(self, message: str, coord: Coord = UNKNOWN):
-        super().__init__(message)
-        self.shc_coord = coord
+        super().__init__(message, coord)
 
 
 class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
@@ -134,7 +133,11 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         handler = self.HANDLERS.get(inst.op)
         if handler is None:
             raise SelectionError(f"the RDNA2 back end cannot select '{inst.op.value}'", inst.coord)
-        getattr(self, handler)(inst)
+        try:
+            getattr(self, handler)(inst)
+        except (KeyError, NotImplementedError) as failure:  # a type the handler's tables lack
+            raise SelectionError(f"the RDNA2 back end does not support '{inst.op.value}' on {inst.type} "
+                                 f"values yet", inst.coord) from failure
 
     HANDLERS = {
         Op.CONST: "select_const",
@@ -156,7 +159,8 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
         Op.BUFFER_LOAD: "select_buffer_load", Op.BUFFER_STORE: "select_buffer_store",
         Op.BUFFER_ATOMIC: "select_buffer_atomic",
         Op.TEXTURE_LOAD: "select_texture_load", Op.TEXTURE_STORE: "select_texture_store",
-        Op.TEXTURE_SAMPLE: "select_texture_sample", Op.RESOURCE_INFO: "select_resource_info",
+        Op.TEXTURE_SAMPLE: "select_texture_sample", Op.TEXTURE_GATHER: "select_texture_gather",
+        Op.RESOURCE_INFO: "select_resource_info",
         Op.BARRIER: "select_barrier",
         Op.DPP16: "select_dpp16", Op.DPP8: "select_dpp8", Op.PERMLANEX16: "select_permlanex16",
         Op.DS_SWIZZLE: "select_ds_swizzle", Op.DS_BPERMUTE: "select_ds_bpermute",

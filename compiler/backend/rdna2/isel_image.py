@@ -4,7 +4,9 @@ Addresses go in VGPRs; when they are not one consecutive tuple the gfx10 NSA for
 them (``image_load v[0:3], [v4, v7, v2], s[8:15] ...``), as LLVM does, so no copies are
 needed. ``dmask`` selects the components (a ``float4`` is ``0xf``), ``dim:`` the
 resource shape; loads and stores through a UAV descriptor carry ``unorm``. A
-``SampleLevel`` at level 0 is ``image_sample_lz``, otherwise ``image_sample_l``.
+``SampleLevel`` at level 0 is ``image_sample_lz``, otherwise ``image_sample_l``. A
+``Gather<Channel>`` is ``image_gather4_lz`` (mip 0) whose dmask names the one channel
+gathered (1 red, 2 green, 4 blue, 8 alpha), four dwords back; with an offset, ``_o``.
 """
 
 from __future__ import annotations
@@ -95,29 +97,46 @@ class ImageSelection:
         self.image("image_store", [], self.comps(coordinate), [descriptor],
                    f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm{d16}{self.coherent(binding)}", [data])
 
-    def select_texture_sample(self, inst: Inst) -> None:
+    def sampler_operands(self, inst: Inst) -> tuple:
+        """(binding, texture descriptor, sampler descriptor, the other operands) of a sample or gather."""
         binding = self.binding_of(inst)
         sampler = self.binding_by_name[inst.attrs["sampler"]]
         operands = list(inst.operands)
         texture_index = operands.pop(0) if binding.count != 1 else None
         sampler_index = operands.pop(0) if sampler.count != 1 else None
-        uv, lod = operands
-        descriptor = self.descriptor(binding, texture_index)
-        sampler_descriptor = self.descriptor(sampler, sampler_index)
+        return binding, self.descriptor(binding, texture_index), self.descriptor(sampler, sampler_index), operands
+
+    @staticmethod
+    def with_offset(inst: Inst, mnemonic: str, address: list) -> str:
+        """An immediate texel offset goes first in the address (6 bits per axis): the ``_o`` form."""
+        offset = inst.attrs.get("offset")
+        if not offset:
+            return mnemonic
+        packed = sum((int(v) & 0x3F) << (8 * k) for k, v in enumerate(offset))
+        address.insert(0, Imm(packed))
+        return mnemonic + "_o"
+
+    def select_texture_sample(self, inst: Inst) -> None:
+        binding, descriptor, sampler_descriptor, (uv, lod) = self.sampler_operands(inst)
         address = self.comps(uv)
         lod_part = self.component(lod, 0)
         mnemonic = "image_sample_lz"
         if not (isinstance(lod_part, Imm) and lod_part.value == 0):
             mnemonic = "image_sample_l"
             address.append(lod_part)
-        offset = inst.attrs.get("offset")
-        if offset:
-            packed = sum((int(v) & 0x3F) << (8 * k) for k, v in enumerate(offset))
-            address.insert(0, Imm(packed))
-            mnemonic += "_o"
+        mnemonic = self.with_offset(inst, mnemonic, address)
         reg, dmask, d16 = self.image_result(inst)
         self.image(mnemonic, [reg], address, [descriptor, sampler_descriptor],
                    f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]}{d16}")
+        self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
+
+    def select_texture_gather(self, inst: Inst) -> None:
+        binding, descriptor, sampler_descriptor, (uv,) = self.sampler_operands(inst)
+        address = self.comps(uv)
+        mnemonic = self.with_offset(inst, "image_gather4_lz", address)
+        reg, _, d16 = self.image_result(inst)
+        self.image(mnemonic, [reg], address, [descriptor, sampler_descriptor],
+                   f"dmask:0x{1 << int(inst.attrs['channel']):x} dim:{IMAGE_DIM[binding.kind]}{d16}")
         self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
 
     def select_resource_info(self, inst: Inst) -> None:

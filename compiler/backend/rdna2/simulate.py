@@ -2,14 +2,13 @@
 
     state = simulate(function, module, buffers={"out": array}, cbuffers={"C": bytes})
 
-A test oracle for the back end (STYLE item 15): the IR interpreter says what a kernel
-computes, this says what its listing computes, and tests compare the two. It runs the
-subset of RDNA2 the selector emits for buffers, LDS, scalar and vector ALU work, DPP16
-and exec-mask control flow; anything else raises ``SimulationError``. Registers are
-32-bit words: VGPRs one per lane, SGPRs one per wave; a lane mask is one SGPR (wave32)
-or a pair (wave64). Descriptors are modeled: the table at ``s[0:1]`` holds, per
-binding slot, the binding's number (dword 0) and element count (dword 2), so buffer
-instructions find their array through the descriptor registers the code loaded.
+A test oracle for the back end (STYLE item 15): the IR interpreter says what a kernel computes,
+this says what its listing computes, and tests compare the two. It runs the RDNA2 the selector
+emits for buffers, LDS, images (gather4 in ``simulate_gather.py``), scalar and vector ALU work,
+DPP16 and exec-mask control flow; anything else raises ``SimulationError``. Registers are 32-bit
+words: VGPRs one per lane, SGPRs one per wave; a lane mask is one SGPR (wave32) or a pair
+(wave64). Descriptors are modeled: the table at ``s[0:1]`` holds, per binding slot, the binding's
+number (dword 0) and element count (dword 2): instructions find their array through them.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ import numpy as np
 from ...ir.core import Module
 from ...ir.lower.globals import tight_size
 from . import simulate_atomics as atomics
+from . import simulate_gather as gathers
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
 
 
@@ -587,7 +587,7 @@ _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
     ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", Machine.buffer), ("ds_", Machine.lds_access),
-    ("image_", Machine.image), ("scratch_", Machine.scratch_access),
+    ("image_gather4", gathers.gather4), ("image_", Machine.image), ("scratch_", Machine.scratch_access),
 ]
 
 

@@ -58,6 +58,7 @@ import numpy as np
 
 from ...frontend import hlsl_types as T
 from . import arith as interpret_arith
+from . import gather as interpret_gather
 from . import memory as interpret_memory
 from . import textures as interpret_textures
 from . import wave as interpret_wave
@@ -70,14 +71,14 @@ from ..ops import LANE_EXCHANGE, WAVE_OPS, Op
 __all__ = ["InterpretError", "Stats", "WaveState", "run_wave"]
 
 HANDLERS = {**interpret_arith.HANDLERS, **interpret_memory.HANDLERS, **interpret_textures.HANDLERS,
-            **interpret_wave.HANDLERS}
+            **interpret_gather.HANDLERS, **interpret_wave.HANDLERS}
 
 # ---------------------------------------------------------------------------------------
 # statistics
 # ---------------------------------------------------------------------------------------
 
 _VMEM = {Op.BUFFER_LOAD, Op.BUFFER_STORE, Op.BUFFER_ATOMIC, Op.TEXTURE_LOAD, Op.TEXTURE_STORE,
-         Op.TEXTURE_SAMPLE, Op.RESOURCE_INFO, Op.SCRATCH_LOAD, Op.SCRATCH_STORE}
+         Op.TEXTURE_SAMPLE, Op.TEXTURE_GATHER, Op.RESOURCE_INFO, Op.SCRATCH_LOAD, Op.SCRATCH_STORE}
 _LDS = {Op.LDS_LOAD, Op.LDS_STORE, Op.LDS_ATOMIC}
 _CONTROL = {Op.PHI, Op.BR, Op.COND_BR, Op.SWITCH, Op.RETURN}
 # Results that live in SGPRs whatever their operands are.

@@ -8,6 +8,7 @@ Operand orders (``[i]`` is present only when the binding is a resource array,
     texture_load   T  [i], coordinate            {resource}
     texture_store     [i], coordinate, value     {resource}
     texture_sample T  [t], [s], uv, lod          {resource, sampler[, offset]}
+    texture_gather T4 [t], [s], uv               {resource, sampler, channel[, offset]}
     resource_info  uintN [i], [mip]              {resource, fields}
     buffer_atomic  T  [i], index[, dynamic], value   {resource, fn[, offset][, dynamic_offset]}
                       ... compare, value for fn="cmpxchg"
@@ -46,6 +47,7 @@ ATOMIC_FUNCTIONS = {
     "InterlockedCompareExchange": "cmpxchg", "InterlockedCompareStore": "cmpxchg",
 }
 _CUBES = ("TextureCube", "TextureCubeArray")
+GATHER_CHANNELS = {"Gather": 0, "GatherRed": 0, "GatherGreen": 1, "GatherBlue": 2, "GatherAlpha": 3}
 _BYTE_ADDRESS = ("ByteAddressBuffer", "RWByteAddressBuffer")
 
 
@@ -187,6 +189,10 @@ class ResourceLowering:
             return None
         if name == "SampleLevel":
             return self.sample_level(ref, node.args, values, result_type, coord)
+        if name in GATHER_CHANNELS:
+            if res.kind in _CUBES:  # D3D gathers across face edges; the executors clamp to the face
+                raise Unsupported(f"'{name}' on a {res.kind}", coord)
+            return self.sample_level(ref, node.args, values, result_type, coord, GATHER_CHANNELS[name])
         if name in ATOMIC_FUNCTIONS:
             fn = ATOMIC_FUNCTIONS[name]
             operands = self.resource_operands(ref, coord) + [v for v in values if v is not None]
@@ -207,7 +213,11 @@ class ResourceLowering:
         location = self.convert(location, T.vector(T.UINT, components(location.type)), coord)
         return self.element_load(ref, location, result_type, 0, coord)
 
-    def sample_level(self, ref: ResourceRef, args, values: list, result_type: T.Type, coord: Coord) -> Inst:
+    def sample_level(self, ref: ResourceRef, args, values: list, result_type: T.Type, coord: Coord,
+                     channel: int | None = None) -> Inst:
+        """SampleLevel, or a Gather of ``channel`` (which has no level: its offset is ``values[2]``)."""
+        if channel is not None:
+            values = values[:2] + [None] + values[2:]
         sampler = self.resource_ref(args[0])
         operands = self.resource_operands(ref, coord) + self.resource_operands(sampler, coord)
         attrs = {"resource": ref.binding.name, "sampler": sampler.binding.name}
@@ -217,6 +227,11 @@ class ResourceLowering:
                 raise Unsupported("a non-constant texel offset", coord)
             attrs["offset"] = offset.attrs["value"] if isinstance(offset.attrs["value"], list) \
                 else [offset.attrs["value"]]
+            if channel is not None and not any(attrs["offset"]):  # int2(0, 0): the plain gather
+                del attrs["offset"]
+        if channel is not None:
+            attrs["channel"] = channel
+            return self.b.emit(Op.TEXTURE_GATHER, operands + [values[1]], result_type, attrs, coord)
         return self.b.emit(Op.TEXTURE_SAMPLE, operands + [values[1], values[2]], result_type, attrs, coord)
 
     def get_dimensions(self, ref: ResourceRef, resolution, values: list, places: dict, coord: Coord) -> None:

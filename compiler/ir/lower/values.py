@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import struct
 
+from ... import diagnostics
 from ...diagnostics import Coord
 from ...frontend import hlsl_types as T
 from ..core import Inst
@@ -32,12 +33,11 @@ from .ssa import FunctionBuilder, zero_scalar
 from ..ops import Op
 
 
-class Unsupported(Exception):
+class Unsupported(diagnostics.Unsupported):
     """A construct the IR can't express yet; becomes one diagnostic at its statement."""
 
     def __init__(self, what: str, coord: Coord):
-        super().__init__(f"{what} is not supported by shc's IR yet")
-        self.coord = coord
+        super().__init__(f"{what} is not supported by shc's IR yet", coord)
 
 
 def ir_type(t: T.Type, coord: Coord) -> T.Type:

@@ -1,0 +1,55 @@
+"""The listing simulator's ``image_gather4_lz[_o]``: D3D's gather4 at mip 0 of a 2-D texture
+or 2-D array, one channel (dmask 1 red, 2 green, 4 blue, 8 alpha) of the four texels of the
+bilinear footprint into four VGPRs, x, y, z, w (``d16`` results, from Texture2D<half4>, are
+not simulated).
+
+The address VGPRs are [offset,] u, v[, slice] as float32 bits; the offset dword packs
+6-bit signed texel offsets, u in bits 0-5 and v in bits 8-13. The texture and the sampler
+are found through their descriptors (the first SGPR holds the binding number, as for every
+descriptor the simulator loads); the sampler is an ``shc.Sampler`` or ``(filter, address)``.
+The texel footprint itself is the interpreter's model (``ir/interpret/gather.py``), so the
+simulator checks the listing's operands, not a second copy of the arithmetic.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...ir.interpret.gather import gather_texels
+
+
+def _signed6(bits: int) -> int:
+    return bits - 64 if bits & 0x20 else bits
+
+
+def gather4(machine, inst) -> None:
+    descriptors = [k for k, op in enumerate(inst.uses) if getattr(op, "cls", "v") == "s"]
+    texture, sampler = (machine.bindings[int(machine.s[machine.regs(inst.uses[k])[1]])] for k in descriptors[:2])
+    resource = machine.buffers[texture.name]
+    level = np.asarray(resource[0] if isinstance(resource, list) else resource)
+    state = machine.buffers[sampler.name]
+    address = []
+    for op in inst.uses[:descriptors[0]]:
+        _, first, count = machine.regs(op)
+        address.extend(machine.v[first + k] for k in range(count))
+    offset = (0, 0)
+    if inst.mnemonic.endswith("_o"):
+        packed = address.pop(0)
+    if " d16" in inst.modifiers:
+        from .simulate import SimulationError  # here: simulate imports this module
+        raise SimulationError(f"cannot simulate a d16 gather: {inst.format()}")
+    channel = int(re.search(r"dmask:0x([0-9a-f]+)", inst.modifiers).group(1), 16).bit_length() - 1
+    is_array = "ARRAY" in inst.modifiers
+    _, first, _ = machine.regs(inst.defs[0])
+    for lane in np.flatnonzero(machine.exec):
+        if inst.mnemonic.endswith("_o"):
+            word = int(packed[lane])
+            offset = (_signed6(word & 0x3F), _signed6(word >> 8 & 0x3F))
+        u, v = (np.uint32(address[k][lane]).view(np.float32) for k in range(2))
+        layer = np.uint32(address[2][lane]).view(np.float32) if is_array else None
+        values = gather_texels(level, u, v, layer, channel, state, offset)
+        words = np.asarray(values, level.dtype).view(np.uint32)
+        for k in range(4):
+            machine.v[first + k][lane] = words[k]
