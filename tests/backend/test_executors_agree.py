@@ -108,6 +108,27 @@ KERNELS = {
         uint3 c = (tid & 1) ? WavePrefixSum(uint3(tid, 1, 2)) : uint3(7, 7, 7);
         o[tid] = tid + 1 + b.x * 1000 + b.y * 100 + c.x * 7 + c.y * 100000;
     """,
+    # a uniform branch whose then-arm reads a value kept in memory across blocks, and whose
+    # empty else-arm passes the same value to the merge's phi: the host JIT reused the
+    # then-arm's load on the else edge (invalid LLVM IR: FSR 1 RCAS and EASU, FSR 2 passes)
+    "uniform_branch_reads_across_arms": """
+        uint x = o[tid] + tid * 3 + 1;
+        uint y = x + idx;
+        [branch] if (count == 3) { x = x * x; } else { y = y * 2; }
+        [branch] if (idx == 7) { x = x + y; }
+        o[tid] = x + y;
+    """,
+    # a value computed in a branching block and read only by the merge's phi on the edge that
+    # skips the arm: the host JIT wrote that edge after the arm, with the value gone ("read
+    # where it was never computed": FSR 2's rcas, depth_clip, reconstruct_previous_depth)
+    "phi_operand_from_a_branching_block": """
+        uint x = o[tid] + tid;
+        uint y = x * 3 + idx;
+        [branch] if (idx == 2) { y = tid * 5; }
+        uint z = x + 1;
+        if (tid & 1) { z = y; }
+        o[tid] = y * 10 + z;
+    """,
 }
 
 

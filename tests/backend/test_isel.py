@@ -475,3 +475,16 @@ def test_sample_listings_match_the_interpreter(path, wave):
     for name in buffers:
         assert np.array_equal(np.asarray(reference.buffers[name]).view(np.uint32),
                               np.asarray(state.buffers[name]).view(np.uint32)), name
+
+
+def test_packed_half_subtraction_adds_the_negated_right_operand():
+    """RDNA2 has no v_pk_sub_f16: LLVM's form is v_pk_add_f16 with both halves of src1 negated
+    (FidelityFX CAS and FSR 1 in fp16 stopped here)."""
+    lines = mnemonics("""
+        RWStructuredBuffer<half4> o : register(u0);
+        [numthreads(64, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID) { o[id.x] = o[id.x] - o[id.x + 64]; }
+    """)
+    subtractions = [line for line in lines if line.startswith("v_pk_add_f16")]
+    assert len(subtractions) == 2  # four halves, two per VGPR
+    assert all(line.endswith("neg_lo:[0,1] neg_hi:[0,1]") for line in subtractions)

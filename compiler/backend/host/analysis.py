@@ -129,10 +129,15 @@ def plan_function(function: Function, order: dict[Inst, int]) -> Plan:
     reachable = _reachable(function)
     sites = use_sites(function)
     homes: set[Inst] = set()
+    # A phi reads its operand on the edge; an edge out of a branching block is written after
+    # the other side's blocks have been emitted, where the operand is no longer at hand.
+    read_on_branch_edges = {operand for inst in function.instructions() if inst.op is Op.PHI
+                            for operand, pred in zip(inst.operands, inst.targets) if len(pred.successors) > 1}
     for inst in function.instructions():
         if not is_value(inst):
             continue
-        if inst.op is Op.PHI or any(where is not inst.block for where in sites.get(inst, [])):
+        if inst.op is Op.PHI or inst in read_on_branch_edges or \
+                any(where is not inst.block for where in sites.get(inst, [])):
             homes.add(inst)
         if "dpp" in inst.attrs and not _dpp_writes_every_active_lane(inst):
             homes.add(inst)  # lanes the DPP op does not write keep the value's previous contents

@@ -148,6 +148,7 @@ class Builder:
         self.declarations: dict[str, str] = {}
         self.counter = 0
         self.terminated = True  # no block is open until ``start``
+        self.current = ""  # the open basic block's label
         self.globals: list[str] = []
         self.entry_allocas: list[str] = []  # hoisted to the entry block
         self.entry_inits: list[str] = []  # zero stores into them, run once per call
@@ -168,6 +169,7 @@ class Builder:
             self.br(label)
         self.lines.append(f"{label}:")
         self.terminated = False
+        self.current = label
 
     def raw(self, text: str) -> None:
         self.lines.append("  " + text)

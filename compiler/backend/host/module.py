@@ -201,6 +201,7 @@ class KernelEmitter(FlowEmitter):
         self.scratch_lane_bytes = module.scratch_bytes
         self.frames: list[Construct] = []
         self.cache: dict[Inst, Value] = {}
+        self.loaded: dict[Inst, tuple[str, Value]] = {}  # home loads, by the LLVM block that made them
         self.homes: dict[Inst, list[tuple[V, str]]] = {}
         self.entry_values: dict[str, V] = {}
         self.prologue: list[str] = []
@@ -343,8 +344,14 @@ class KernelEmitter(FlowEmitter):
         if inst not in self.plan.homes:
             raise NotImplementedError(f"%{self.order.get(inst)} ({inst.op.value}) is read where it was "
                                       "never computed")
+        # A load from the home is reused only in the LLVM block that made it: one IR block's
+        # code can span several (an arm of a uniform branch, then phi copies on the other
+        # edge), and a load in one arm does not dominate the other.
+        label, loaded = self.loaded.get(inst, ("", None))
+        if loaded is not None and label == self.b.current:
+            return loaded
         value = Value([self.b.load(ty, slot, align=64) for slot, ty in self.home(inst)])
-        self.cache[inst] = value
+        self.loaded[inst] = (self.b.current, value)
         return value
 
     def define(self, inst: Inst, value: Value, written: V | None = None) -> None:

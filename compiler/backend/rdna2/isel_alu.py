@@ -125,6 +125,9 @@ class AluSelection(MathSelection, ShapeSelection):
             op, right = Op.SHL, Imm(shift)
         elif op is Op.MUL and tc in ("u32", "i32") and power_of_two(left) is not None:
             op, left, right = Op.SHL, right, Imm(power_of_two(left))
+        if op is Op.SUB and tc == "pk_f16":  # no v_pk_sub_f16: add the negated right, as LLVM does
+            self.valu("v_pk_add_f16", [target], [left, right], "neg_lo:[0,1] neg_hi:[0,1]")
+            return
         mnemonic = VALU_BINARY.get((op, tc))
         if mnemonic is None:
             self.fail(f"'{op.value}' on {tc} values")

@@ -1,0 +1,48 @@
+"""AMD's FidelityFX CAS, FSR 1 and FSR 2 shaders, unmodified, build host kernels and RDNA2
+listings (read from ``../shared/upstream/fidelityfx``; skipped only when it is absent).
+
+Each variant here once failed: packed-half subtraction in the RDNA2 back end (CAS and FSR 1
+in fp16), and host LLVM IR reading a value where it was not available (FSR 1 RCAS/EASU, FSR 2
+rcas and depth_clip). The project's own tests cover each construct with code of its own
+(tests/backend/test_executors_agree.py); these check the real files still build.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import shc
+
+UPSTREAM = Path(__file__).resolve().parents[2].parent / "shared" / "upstream" / "fidelityfx"
+SHC = [str(Path(sys.executable).with_name("shc"))]
+SIZE = {"WIDTH": "64", "HEIGHT": "1", "DEPTH": "1"}
+FSR2 = {"FFX_GPU": "1", "FFX_HLSL": "1", "FFX_FSR2_OPTION_HDR_COLOR_INPUT": "0",
+        "FFX_FSR2_OPTION_LOW_RESOLUTION_MOTION_VECTORS": "1", "FFX_FSR2_OPTION_JITTERED_MOTION_VECTORS": "0",
+        "FFX_FSR2_OPTION_INVERTED_DEPTH": "0", "FFX_FSR2_OPTION_APPLY_SHARPENING": "1"}
+
+VARIANTS = {
+    "cas_fp16": ("cas/CAS_Shader.hlsl", "mainCS", {**SIZE, "CAS_SAMPLE_FP16": "1", "CAS_SAMPLE_SHARPEN_ONLY": "0"}),
+    "easu_fp32": ("fsr/FSR_Pass.hlsl", "mainCS", {**SIZE, "SAMPLE_SLOW_FALLBACK": "1", "SAMPLE_EASU": "1"}),
+    "easu_fp16": ("fsr/FSR_Pass.hlsl", "mainCS", {**SIZE, "SAMPLE_SLOW_FALLBACK": "0", "SAMPLE_EASU": "1"}),
+    "rcas_fp32": ("fsr/FSR_Pass.hlsl", "mainCS", {**SIZE, "SAMPLE_SLOW_FALLBACK": "1", "SAMPLE_RCAS": "1"}),
+    "rcas_fp16": ("fsr/FSR_Pass.hlsl", "mainCS", {**SIZE, "SAMPLE_SLOW_FALLBACK": "0", "SAMPLE_RCAS": "1"}),
+    "fsr2_rcas_fp16": ("fsr2/ffx_fsr2_rcas_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "1"}),
+    "fsr2_depth_clip_fp32": ("fsr2/ffx_fsr2_depth_clip_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "0"}),
+}
+
+pytestmark = pytest.mark.skipif(not UPSTREAM.is_dir(), reason="the upstream FidelityFX shaders are not beside the project")
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_builds_a_host_kernel_and_an_rdna2_listing(name, tmp_path):
+    path, entry, defines = VARIANTS[name]
+    kernel = shc.compile_file(UPSTREAM / path, entry=entry, defines=defines)
+    assert kernel.numthreads[0] * kernel.numthreads[1] * kernel.numthreads[2] >= 64
+    flags = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
+    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "--target", "rdna2"],
+                             capture_output=True, text=True, timeout=300,
+                             env={"SHC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert listing.returncode == 0, listing.stderr[-1500:]
+    assert "s_endpgm" in listing.stdout
