@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..compiler.cache_files import cache_dir, private_directory, read_private, write_private
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
 
@@ -152,9 +153,7 @@ class LoadedCode:
 
 def default_cache_dir() -> Path:
     """The ``kernels/`` folder of shc's cache directory (``$SHC_CACHE_DIR``, else ``~/.cache/shc``)."""
-    from ..compiler.frontend.tables import cache_dir
-
-    return Path(cache_dir()) / "kernels"
+    return cache_dir() / "kernels"
 
 
 def digest(*parts: Any) -> str:
@@ -225,7 +224,6 @@ class KernelCache:
 
     def _usable(self, create: bool) -> bool:
         """Whether shc's cache directory and this folder in it are private (made 0700 with ``create``)."""
-        from ..compiler.frontend.tables import private_directory
 
         return all(private_directory(folder, create=create) for folder in (self.directory.parent, self.directory))
 
@@ -253,7 +251,6 @@ class KernelCache:
 
     def _read_variant(self, entry: dict, decode: Callable[[dict], Any]) -> CacheEntry | None:
         """The entry's object and description, if its metadata is whole and the object's hash matches."""
-        from ..compiler.frontend.tables import read_private
 
         metadata = _read_json(self.directory / entry["info"])
         if not isinstance(metadata, dict) or metadata.get("format") != CACHE_FORMAT:
@@ -269,7 +266,6 @@ class KernelCache:
 
     def store(self, key: str, entry: CacheEntry) -> None:
         """Write the variant's files, then publish it in the key's index (best effort)."""
-        from ..compiler.frontend.tables import write_private
 
         variant = digest(entry.dependencies)[:16]
         names = {"object": f"{key}-{variant}.o", "info": f"{key}-{variant}.info"}
@@ -305,7 +301,6 @@ def _valid_entry(entry: Any) -> bool:
 
 def _read_json(path: Path) -> Any:
     """The JSON value in the cache file ``path``, or None when it is missing, untrusted or not JSON."""
-    from ..compiler.frontend.tables import read_private
 
     data = read_private(path)
     if data is None:

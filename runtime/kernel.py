@@ -83,9 +83,9 @@ class BindingInfo:
 
     @classmethod
     def from_dict(cls, data: dict) -> BindingInfo:
-        return cls(_str(data["name"]), _str(data["kind"]), type_from_dict(data["element"]), _str(data["register"]),
-                   _int(data["space"]), None if data["count"] is None else _int(data["count"]),
-                   _bool(data["globally_coherent"]))
+        return cls(_of(str, data["name"]), _of(str, data["kind"]), type_from_dict(data["element"]), _of(str, data["register"]),
+                   _of(int, data["space"]), None if data["count"] is None else _of(int, data["count"]),
+                   _of(bool, data["globally_coherent"]))
 
 
 class Bindings(tuple):
@@ -145,22 +145,22 @@ class KernelInfo:
     def from_dict(cls, data: dict) -> KernelInfo:
         """The description ``to_dict`` wrote; ValueError when ``data`` is not one (a damaged cache entry)."""
         try:
-            numthreads = tuple(_int(n) for n in _list(data["numthreads"]))
+            numthreads = tuple(_of(int, n) for n in _of(list, data["numthreads"]))
             if len(numthreads) != 3:
                 raise ValueError("numthreads is not (x, y, z)")
             return cls(
-                entry=_str(data["entry"]), source_file=_str(data["source_file"]), numthreads=numthreads,
-                wave_size=_int(data["wave_size"]),
-                bindings=[BindingInfo.from_dict(binding) for binding in _list(data["bindings"])],
-                cbuffers={_str(name): _cbuffer_from_dict(layout) for name, layout in _dict(data["cbuffers"]).items()},
-                slots={_str(name): _int(slot) for name, slot in _dict(data["slots"]).items()},
-                slot_count=_int(data["slot_count"]), frame_bytes=_int(data["frame_bytes"]),
-                lds_bytes=_int(data["lds_bytes"]), scratch_bytes_per_wave=_int(data["scratch_bytes_per_wave"]),
-                wave_entry=_str(data["wave_entry"]),
-                barriers={_int(barrier_id): _str(coord) for barrier_id, coord in _list(data["barriers"])},
-                declared=frozenset(_str(name) for name in _list(data["declared"])),
-                orientations={(_str(struct), _str(member)): _bool(row_major)
-                              for struct, member, row_major in _list(data["orientations"])},
+                entry=_of(str, data["entry"]), source_file=_of(str, data["source_file"]), numthreads=numthreads,
+                wave_size=_of(int, data["wave_size"]),
+                bindings=[BindingInfo.from_dict(binding) for binding in _of(list, data["bindings"])],
+                cbuffers={_of(str, name): _cbuffer_from_dict(layout) for name, layout in _of(dict, data["cbuffers"]).items()},
+                slots={_of(str, name): _of(int, slot) for name, slot in _of(dict, data["slots"]).items()},
+                slot_count=_of(int, data["slot_count"]), frame_bytes=_of(int, data["frame_bytes"]),
+                lds_bytes=_of(int, data["lds_bytes"]), scratch_bytes_per_wave=_of(int, data["scratch_bytes_per_wave"]),
+                wave_entry=_of(str, data["wave_entry"]),
+                barriers={_of(int, barrier_id): _of(str, coord) for barrier_id, coord in _of(list, data["barriers"])},
+                declared=frozenset(_of(str, name) for name in _of(list, data["declared"])),
+                orientations={(_of(str, struct), _of(str, member)): _of(bool, row_major)
+                              for struct, member, row_major in _of(list, data["orientations"])},
             )
         except (KeyError, TypeError, AttributeError, RecursionError) as failure:
             raise ValueError(f"not a kernel description ({failure!r})") from None
@@ -216,10 +216,10 @@ def type_from_dict(data: dict | None) -> T.Type | None:
             stored = type_from_dict(matrix)
             if isinstance(stored, T.MatrixType):
                 return G.StoredMatrix(stored, row_major)
-        case {"t": "array", "element": element, "size": size} if size is None or _int(size) >= 0:
+        case {"t": "array", "element": element, "size": size} if size is None or _of(int, size) >= 0:
             return T.ArrayType(_required(type_from_dict(element)), size)
         case {"t": "struct", "name": str(name), "fields": list(fields)}:
-            return T.StructType(name, tuple((_str(member), _required(type_from_dict(member_type)))
+            return T.StructType(name, tuple((_of(str, member), _required(type_from_dict(member_type)))
                                             for member, member_type in fields))
         case {"t": "resource", "kind": str(kind), "element": element, "globally_coherent": bool(coherent)} \
                 if kind in T.RESOURCE_KINDS:
@@ -249,39 +249,19 @@ def _cbuffer_to_dict(layout: CBufferLayout) -> dict:
 
 
 def _cbuffer_from_dict(data: dict) -> CBufferLayout:
-    fields = [CBufferField(_str(member["name"]), _int(member["offset"]), _required(type_from_dict(member["type"])),
-                           _required(type_from_dict(member["stored"])), _bool(member["required"]))
-              for member in _list(data["fields"])]
-    return CBufferLayout(_str(data["name"]), fields)
+    fields = [CBufferField(_of(str, member["name"]), _of(int, member["offset"]), _required(type_from_dict(member["type"])),
+                           _required(type_from_dict(member["stored"])), _of(bool, member["required"]))
+              for member in _of(list, data["fields"])]
+    return CBufferLayout(_of(str, data["name"]), fields)
 
 
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"not a string: {value!r:.80}")
-    return value
+_KIND_NAMES = {str: "a string", int: "an integer", bool: "a boolean", list: "a list", dict: "an object"}
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise ValueError(f"not an integer: {value!r:.80}")
-    return value
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"not a boolean: {value!r:.80}")
-    return value
-
-
-def _list(value: Any) -> list:
-    if not isinstance(value, list):
-        raise ValueError(f"not a list: {value!r:.80}")
-    return value
-
-
-def _dict(value: Any) -> dict:
-    if not isinstance(value, dict):
-        raise ValueError(f"not an object: {value!r:.80}")
+def _of(kind: type, value: Any) -> Any:
+    """``value`` if JSON gave it as exactly ``kind`` (``True`` is not an integer here), else ValueError."""
+    if type(value) is not kind:
+        raise ValueError(f"not {_KIND_NAMES[kind]}: {value!r:.80}")
     return value
 
 

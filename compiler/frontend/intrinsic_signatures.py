@@ -275,6 +275,12 @@ def _byte_address_atomic(name: str, doc: str) -> Entry:
                   f"void {name}(uint address, uint value, [out uint original])", group="atomic", writes=True)
 
 
+def _gather(name: str, channel: str) -> Entry:
+    return method(GATHER_TEXTURES, name, f"the {channel} channel of the four bilinear texels",
+                  f"$elem4 {name}(SamplerState s, $coord uv)",
+                  f"$elem4 {name}(SamplerState s, $coord uv, $offset offset)")
+
+
 METHODS: tuple[Entry, ...] = (
     method(TYPED_BUFFERS | STRUCTURED_BUFFERS, "Load", "element at index", "$elem Load(int index)"),
     method(TYPED_BUFFERS, "GetDimensions", "number of elements", "void GetDimensions(out uint count)"),
@@ -320,20 +326,9 @@ METHODS: tuple[Entry, ...] = (
     method(SAMPLED_TEXTURES, "SampleGrad", "filtered sample with explicit gradients",
            "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy)",
            "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy, $offset offset)"),
-    method(GATHER_TEXTURES, "Gather", "the first channel of the four bilinear texels",
-           "$elem4 Gather(SamplerState s, $coord uv)", "$elem4 Gather(SamplerState s, $coord uv, $offset offset)"),
-    method(GATHER_TEXTURES, "GatherRed", "the red channel of the four bilinear texels",
-           "$elem4 GatherRed(SamplerState s, $coord uv)",
-           "$elem4 GatherRed(SamplerState s, $coord uv, $offset offset)"),
-    method(GATHER_TEXTURES, "GatherGreen", "the green channel of the four bilinear texels",
-           "$elem4 GatherGreen(SamplerState s, $coord uv)",
-           "$elem4 GatherGreen(SamplerState s, $coord uv, $offset offset)"),
-    method(GATHER_TEXTURES, "GatherBlue", "the blue channel of the four bilinear texels",
-           "$elem4 GatherBlue(SamplerState s, $coord uv)",
-           "$elem4 GatherBlue(SamplerState s, $coord uv, $offset offset)"),
-    method(GATHER_TEXTURES, "GatherAlpha", "the alpha channel of the four bilinear texels",
-           "$elem4 GatherAlpha(SamplerState s, $coord uv)",
-           "$elem4 GatherAlpha(SamplerState s, $coord uv, $offset offset)"),
+    *(_gather(name, channel) for name, channel in (("Gather", "first"), ("GatherRed", "red"),
+                                                   ("GatherGreen", "green"), ("GatherBlue", "blue"),
+                                                   ("GatherAlpha", "alpha"))),
     refused_method(SAMPLED_TEXTURES, "Sample",
                    "'Sample' needs implicit derivatives, which compute shaders lack before SM 6.6; "
                    "use SampleLevel or SampleGrad"),

@@ -251,4 +251,4 @@ def test_an_unrolled_counter_past_the_end_is_an_error_not_an_internal_one(declar
     result = compile_in_child(source)
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line for line in result.stdout.splitlines() if "error:" in line]
-    assert len(errors) == 1 and f"<source>:6:" in errors[0] and what in errors[0], result.stdout
+    assert len(errors) == 1 and "<source>:6:" in errors[0] and what in errors[0], result.stdout

@@ -15,41 +15,23 @@ from ...frontend import hlsl_types as T
 from ...ir.ops import Op
 from .llvm_text import flat_scalars
 from .memory import Address, load_value, slot_memory
-from .textures import Slot, _address_mode, _and, _kind, _storage, border_color
+from .textures import _address_mode, _and, _kind, _storage, array_slice, border_color, sampled_operands
 from .values import Value, cast_value, unify
 
 # (du, dv) of x, y, z, w: lower left, lower right, upper right, upper left
 CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))
 
 
-def _slice(em, slot: Slot, layer) -> object:
-    """``round(layer)`` clamped to the slot's slices, as a lane vector of i32."""
-    b = em.b
-    lanes_f = b.vec("float")
-    slices = b.splat(b.cast("uitofp", slot.meta("depth"), "float"))
-    chosen = b.call(lanes_f, "llvm.floor", [b.binop("fadd", layer, b.const(lanes_f, 0.5))])
-    highest = b.binop("fsub", slices, b.const(lanes_f, 1.0))
-    chosen = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [chosen, highest]), b.zero(lanes_f)])
-    return b.call(b.vec("i32"), "llvm.fptoui.sat", [chosen], mangle_with=[b.vec("i32"), lanes_f])
-
-
 def texture_gather(em, inst, args):
     b = em.b
     name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
     _, _, _, is_array = _kind(em, name)
-    rest = list(args)
-    array_index = rest.pop(0).parts[0] if em.bindings[name].count != 1 else None
-    sampler_index = rest.pop(0).parts[0] if em.bindings[sampler_name].count != 1 else None
-    # a descriptor lives in SGPRs: a lane-varying index takes the first active lane's
-    array_index = em.sgpr(Value([array_index])) if array_index is not None else None
-    sampler_index = em.sgpr(Value([sampler_index])) if sampler_index is not None else None
-    slot, sampler = Slot(em, name, array_index), Slot(em, sampler_name, sampler_index)
+    slot, sampler, array_index, sampler_index, (coordinate,) = sampled_operands(em, inst, args)
     lanes_f, lanes_i = b.vec("float"), b.vec("i32")
-    (coordinate,) = rest
     coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-1].type, T.FLOAT).parts]
     width, height = slot.meta("width"), slot.meta("height")
     scales = [b.splat(b.cast("uitofp", size, "float")) for size in (width, height)]
-    slice_ = _slice(em, slot, coords[2]) if is_array else b.zero(lanes_i)
+    slice_ = array_slice(b, slot.meta("depth"), coords[2]) if is_array else b.zero(lanes_i)
     mode = sampler.meta("address")
     channel = int(inst.attrs["channel"])
     offsets = list(inst.attrs.get("offset", [0, 0]))

@@ -385,21 +385,38 @@ def border_color(em, sampler_name: str, sampler_index: V | None) -> list[V]:
     return load_value(em, memory, Address(em.b.const("i32", 0)), T.vector(T.FLOAT, 4)).parts
 
 
+def sampled_operands(em, inst, args) -> tuple[Slot, Slot, V | None, V | None, list[Value]]:
+    """A sampling op's texture and sampler slots, their array indexes, and its other operands.
+
+    A descriptor lives in SGPRs: a lane-varying array index without NonUniformResourceIndex
+    takes the first active lane's (what the hardware does with it)."""
+    name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
+    rest = list(args)
+    array_index = rest.pop(0).parts[0] if em.bindings[name].count != 1 else None
+    sampler_index = rest.pop(0).parts[0] if em.bindings[sampler_name].count != 1 else None
+    array_index = em.sgpr(Value([array_index])) if array_index is not None else None
+    sampler_index = em.sgpr(Value([sampler_index])) if sampler_index is not None else None
+    return Slot(em, name, array_index), Slot(em, sampler_name, sampler_index), array_index, sampler_index, rest
+
+
+def array_slice(b, layers: V, layer: V) -> V:
+    """The array slice a float ``layer`` coordinate picks: ``round(layer)`` clamped to the
+    ``layers`` slices, as a lane vector of i32."""
+    lanes_f = b.vec("float")
+    slices = b.splat(b.cast("uitofp", layers, "float"))
+    chosen = b.call(lanes_f, "llvm.floor", [b.binop("fadd", layer, b.const(lanes_f, 0.5))])
+    highest = b.binop("fsub", slices, b.const(lanes_f, 1.0))
+    chosen = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [chosen, highest]), b.zero(lanes_f)])
+    return b.call(b.vec("i32"), "llvm.fptoui.sat", [chosen], mangle_with=[b.vec("i32"), lanes_f])
+
+
 def texture_sample(em, inst, args):
     b = em.b
     name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
     kind, dims, writable, is_array = _kind(em, name)
-    rest = list(args)
-    array_index = rest.pop(0).parts[0] if em.bindings[name].count != 1 else None
-    sampler_index = rest.pop(0).parts[0] if em.bindings[sampler_name].count != 1 else None
-    coordinate, lod = rest
+    slot, sampler, array_index, sampler_index, (coordinate, lod) = sampled_operands(em, inst, args)
     cube = em.bindings[name].kind in _CUBES
     axes = 2 if cube else dims - (1 if is_array else 0)
-    # a descriptor lives in SGPRs: a lane-varying array index without NonUniformResourceIndex
-    # takes the first active lane's (what the hardware does with it)
-    array_index = em.sgpr(Value([array_index])) if array_index is not None else None
-    sampler_index = em.sgpr(Value([sampler_index])) if sampler_index is not None else None
-    slot, sampler = Slot(em, name, array_index), Slot(em, sampler_name, sampler_index)
     lanes_f = b.vec("float")
     coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-2].type, T.FLOAT).parts]
     level_of_detail = b.splat(cast(b, lod.parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT))
@@ -409,11 +426,7 @@ def texture_sample(em, inst, args):
         layers = slot.meta("depth")
         if cube:
             layers = b.binop("udiv", layers, b.const("i32", 6))
-        slices = b.splat(b.cast("uitofp", layers, "float"))
-        layer = b.call(lanes_f, "llvm.floor", [b.binop("fadd", coords[layer_at], b.const(lanes_f, 0.5))])
-        highest = b.binop("fsub", slices, b.const(lanes_f, 1.0))
-        layer = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [layer, highest]), b.zero(lanes_f)])
-        slice_ = b.call(b.vec("i32"), "llvm.fptoui.sat", [layer], mangle_with=[b.vec("i32"), lanes_f])
+        slice_ = array_slice(b, layers, coords[layer_at])
     else:
         slice_ = b.zero(b.vec("i32"))
     mode = sampler.meta("address")

@@ -1,0 +1,122 @@
+"""The cache directory and the rules every file in it follows (parser tables, kernels).
+
+The rules are pip's and numba's: directories are made 0700 and files 0600
+whatever the umask, files are written to a temporary name and published with
+``os.replace``, and a directory or file that another user owns or that others
+can write is ignored with one warning (anyone who can write it could plant what
+shc then reads). What is stored is data, never code: see ``frontend/tables.py``
+and ``runtime/jit.py`` for the formats.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """Where shc keeps generated files: ``$SHC_CACHE_DIR``, else the user cache directory."""
+    configured = os.environ.get("SHC_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "shc"
+
+
+_WARNED: set[tuple[str, str]] = set()  # (kind, path) already reported: one warning each per process
+
+
+def private_directory(path: Path, *, create: bool) -> bool:
+    """Whether shc may keep cache files in ``path``.
+
+    It must be a directory owned by the current user that nobody else can write.
+    With ``create``, a missing directory (and missing parents) is made 0700. A
+    directory that cannot be made or read is silently unusable; one that another
+    user owns or others can write is reported once on standard error.
+    """
+    try:
+        if create:
+            _make_private_directories(path)
+        info = os.stat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    problem = _ownership_problem(info)
+    if problem:
+        _warn("directory", path, problem)
+        return False
+    return True
+
+
+def read_private(path: Path) -> bytes | None:
+    """The bytes of the cache file ``path``; None when it is missing, unreadable, not a regular file
+    (a symbolic link included) or owned or writable by someone else (reported once)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        handle = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(handle, "rb") as source:
+        try:
+            info = os.fstat(source.fileno())  # the file opened, not whatever the name means now
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            problem = _ownership_problem(info)
+            if problem:
+                _warn("file", path, problem)
+                return None
+            return source.read()
+        except OSError:
+            return None
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (mode 0600) through a temporary file and ``os.replace``;
+    raises OSError (the caller decides that a cache it cannot write only costs speed)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")  # 0600, O_EXCL
+    try:
+        with os.fdopen(handle, "wb") as out:
+            os.chmod(temporary, 0o600)
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _make_private_directories(path: Path) -> None:
+    """Make ``path`` and its missing parents, each 0700 whatever the umask."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:  # made by a concurrent process: checked by the caller
+            continue
+        os.chmod(folder, 0o700)
+
+
+def _ownership_problem(info: os.stat_result) -> str | None:
+    """Why a cache file or directory with this ``stat`` cannot be trusted, or None."""
+    if not hasattr(os, "getuid"):  # no POSIX owners (Windows): nothing to check
+        return None
+    if info.st_uid != os.getuid():
+        return f"owned by another user (uid {info.st_uid}, you are uid {os.getuid()})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"writable by other users (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
+
+
+def _warn(kind: str, path: Path, reason: str) -> None:
+    if (kind, str(path)) not in _WARNED:
+        _WARNED.add((kind, str(path)))
+        print(f"shc: warning: ignoring cache {kind} {path}: {reason}", file=sys.stderr)
