@@ -350,6 +350,10 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
                 return ERROR
             node.swizzle = indexes
             return T.vector(obj.element, len(indexes))
+        if isinstance(obj, T.ResourceType) and node.name == "mips":
+            self.error(f"'.mips[level][pos]' on '{obj}' is not supported by shc yet; use Load(int3(pos, level))",
+                       node.coord)
+            return ERROR
         self.error(f"member reference base type '{obj}' is not a structure or vector", node.coord)
         return ERROR
 

@@ -55,6 +55,13 @@ def test_member_access_on_things_without_members():
           "member reference base type 'float[2]' is not a structure or vector")
 
 
+def test_texture_mips_is_refused_by_name():
+    """``tex.mips[level][pos]`` (FSR 2's accumulate pass) is not supported yet: the error names it."""
+    text = kernel("float v = t.mips[1][uint2(0, 0)];", before="Texture2D<float> t;")
+    assert errors(text) == [(4, 17, "'.mips[level][pos]' on 'Texture2D<float>' is not supported by shc yet; "
+                                    "use Load(int3(pos, level))")]
+
+
 # ------------------------------------------------------------------ structs, arrays, matrices
 
 
