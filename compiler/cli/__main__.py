@@ -1,0 +1,5 @@
+"""``python -m shc.compiler.cli``."""
+
+from . import main
+
+main()

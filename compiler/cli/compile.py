@@ -1,0 +1,161 @@
+"""``shc check`` and ``shc compile``: the front end, the middle end, a stage's text."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from ..diagnostics import EXIT_ERROR
+from .common import (
+    DefineOption,
+    EntryOption,
+    IncludeOption,
+    WaveSizeOption,
+    app,
+    fail,
+    parse_defines,
+    run_stage,
+)
+
+
+@app.command("check")
+def check_command(
+    file: str = typer.Argument(..., help="HLSL source file."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    emit: Optional[str] = typer.Option(None, "--emit", help="Print a stage's output: 'ast'."),
+) -> None:
+    """Check a shader: silent with exit 0 when it is valid, diagnostics otherwise.
+
+    Runs every stage that can reject a program or warn about it (the front end, lowering
+    and the middle end, where barriers in divergent control flow are found), not the back
+    ends."""
+    from ..frontend import ast
+    from ..pipeline import (
+        Options,
+        check_file,
+        lower_program,
+        middle_end_passes,
+        run_passes,
+    )
+
+    if emit not in (None, "ast"):
+        print(f"shc: error: unknown --emit value '{emit}' (expected 'ast')", file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
+
+    def work(diagnostics):
+        program = check_file(file, options, diagnostics)
+        module = lower_program(program, options, diagnostics)
+        run_passes(module, middle_end_passes(module.function.wave_size, diagnostics), options, diagnostics)
+        return ast.dump(program.unit) if emit == "ast" else None
+
+    text = run_stage(file, work)  # inside: a failure while dumping is an internal error too
+    if text is not None:
+        print(text)
+
+
+
+EMITS = ("ir", "ast", "rdna2", "amdgcn", "llvm")
+
+
+@app.command("compile")
+def compile_command(
+    file: str = typer.Argument(..., help="HLSL source file, or an IR text file (.ir) with -p."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    wave_size: int = WaveSizeOption,
+    emit: Optional[str] = typer.Option(None, "--emit", help="What to print: " + ", ".join(EMITS)
+                                       + " (default: ir; rdna2 with --target rdna2)."),
+    target: Optional[str] = typer.Option(None, "--target", help="Code generation target: rdna2."),
+    source: bool = typer.Option(False, "--source", help="Interleave the HLSL source lines in the listing."),
+    print_after_all: bool = typer.Option(False, "--print-after-all", help="Print the IR after every pass."),
+    print_after: Optional[List[str]] = typer.Option(None, "--print-after", help="Print the IR after this pass."),
+    passes: Optional[str] = typer.Option(None, "-p", "--passes",
+                                         help="Run these comma-separated passes on an IR file instead."),
+    verify: bool = typer.Option(False, "--verify", help="Run the IR verifier after every pass."),
+) -> None:
+    """Compile a shader through the middle end and print a stage's output."""
+    from ..ir.printer import print_module
+    from ..pipeline import Options, compile_file
+
+    if target not in (None, "rdna2"):
+        fail(f"unknown --target '{target}' (shc targets rdna2)")
+    emit = emit or ("rdna2" if target else "ir")
+    if emit not in EMITS:
+        fail(f"unknown --emit value '{emit}' (expected one of: {', '.join(EMITS)})")
+    if wave_size not in (32, 64):
+        fail(f"--wave-size must be 32 or 64, not {wave_size}")
+    wanted = set(print_after or [])
+    known = pass_names()
+    for name in sorted(wanted - set(known)):
+        fail(f"unknown pass '{name}' for --print-after (passes: {', '.join(known)})")
+
+    def after(name: str, module) -> None:
+        if print_after_all or name in wanted:
+            print(f"; *** IR after {name} ***")
+            print(print_module(module), end="")
+
+    if passes is not None:
+        module = run_stage(file, lambda diagnostics: run_ir_passes(file, passes, wave_size, verify, diagnostics, after))
+    else:
+        options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []),
+                          wave_size=wave_size, verify=verify)
+        if emit == "ast":
+            from ..frontend import ast
+            from ..pipeline import check_file
+
+            print(run_stage(file, lambda diagnostics: ast.dump(check_file(file, options, diagnostics).unit)))
+            return
+        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after))
+    if emit == "ir":
+        print(print_module(module), end="")
+    else:
+        print(run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics)), end="")
+
+
+def pass_names() -> list[str]:
+    """Every stage ``--print-after`` can name, in pipeline order: lowering, then each pass."""
+    from ..diagnostics import Diagnostics
+    from ..pipeline import middle_end_passes
+
+    return ["lower"] + list(dict.fromkeys(p.name for p in middle_end_passes(32, Diagnostics())))
+
+
+def back_end_text(module, emit: str, source: bool, diagnostics) -> str:
+    """The RDNA2 listing, LLVM's own amdgcn ISA, or the LLVM IR it was given."""
+    if emit == "rdna2":
+        from ..backend.rdna2.listing import render_listing
+
+        return render_listing(module, source=source, sources=diagnostics.sources).text
+    from ..backend.amdgcn.check import cross_check
+    from ..diagnostics import Coord
+
+    figures = cross_check(module)
+    if not figures.ok:
+        diagnostics.fatal(f"LLVM's AMDGPU backend failed: {figures.message}", Coord(module.source_file, 0, 0))
+    return figures.llvm_ir if emit == "llvm" else figures.isa
+
+
+def run_ir_passes(path: str, names: str, wave_size: int, verify: bool, diagnostics, after):
+    """``-p``: read an IR text file and run the named passes on it."""
+    from ..diagnostics import Coord
+    from ..ir.reader import ReadError, read_module
+    from ..pipeline import Options, pass_by_name, read_source, run_passes
+
+    text = read_source(path, diagnostics)
+    try:
+        module = read_module(text)
+    except ReadError as failure:
+        diagnostics.fatal(f"invalid IR: {failure}", Coord(path, 0, 0))
+    chosen = []
+    for name in [n.strip() for n in names.split(",") if n.strip()]:
+        try:
+            chosen.append(pass_by_name(name, wave_size, diagnostics))
+        except KeyError as failure:
+            diagnostics.fatal(str(failure.args[0]), Coord(path, 0, 0))
+    return run_passes(module, chosen, Options(wave_size=wave_size, verify=verify), diagnostics, after)

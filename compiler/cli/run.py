@@ -1,0 +1,81 @@
+"""``shc run`` and ``shc spd``: kernels run on NumPy data."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from ..diagnostics import EXIT_ERROR, EXIT_INTERNAL
+from .common import (
+    DefineOption,
+    EntryOption,
+    IncludeOption,
+    WaveSizeOption,
+    app,
+    fail,
+    internal_error_line,
+    parse_defines,
+)
+
+
+@app.command("run")
+def run_command(
+    file: str = typer.Argument(..., help="HLSL source file."),
+    groups: str = typer.Option("1,1,1", "--groups", help="Workgroups to dispatch: X,Y,Z."),
+    input: Optional[List[str]] = typer.Option(None, "--input", help="Bind a resource: NAME=FILE.npy."),
+    output: Optional[List[str]] = typer.Option(None, "--output", help="Save a resource after the run: NAME=FILE.npy."),
+    constant: Optional[List[str]] = typer.Option(None, "--set", help="Set a constant: NAME=VALUE (a vector: 1,2,3)."),
+    entry: str = EntryOption,
+    define: Optional[List[str]] = DefineOption,
+    include: Optional[List[str]] = IncludeOption,
+    wave_size: int = WaveSizeOption,
+    timeout: float = typer.Option(10.0, "--timeout", help="Stop the kernel after this many seconds."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Host threads (default: one per core)."),
+) -> None:
+    """Run a kernel on NumPy data (.npy files) and print the dispatch statistics."""
+    from ...runtime import command
+    from ...runtime.kernel import KernelCompileError
+
+    try:
+        report = command.run(file, groups, input, output, constant, entry, parse_defines(define),
+                             list(include or []), wave_size, timeout, threads)
+    except KernelCompileError as failure:
+        print(str(failure), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except command.USER_ERRORS as failure:
+        fail(str(failure))
+    except Exception as failure:  # an internal error must never show a traceback
+        print(internal_error_line(file, failure), file=sys.stderr)
+        raise typer.Exit(EXIT_INTERNAL)
+    print(report)
+
+
+@app.command("spd")
+def spd_command(
+    input: str = typer.Argument(..., help="Image file (PNG, TIFF, ... anything Pillow opens) or a .npy array."),
+    outdir: str = typer.Option(..., "-o", "--output", help="Directory for the mips and the contact sheet."),
+    mips: Optional[int] = typer.Option(None, "--mips", help="Mips to build (default: the full chain, at most 12)."),
+    wave_ops: bool = typer.Option(True, "--wave-ops/--no-wave-ops", help="Quad wave ops (default) or LDS only."),
+    linear_sampler: bool = typer.Option(False, "--linear-sampler", help="One bilinear fetch per 2x2 source block."),
+    packed: bool = typer.Option(False, "--packed", help="The packed FP16 path (A_HALF)."),
+    wave_size: int = typer.Option(32, "--wave-size", help="Wave size, 32 or 64."),
+) -> None:
+    """Build a mip chain with the single pass downsampler (samples/spd.hlsl): every mip, a contact sheet."""
+    from ...runtime.kernel import KernelCompileError
+    from ...runtime.spd_command import SpdInputError, command
+
+    if wave_size not in (32, 64):
+        fail(f"--wave-size must be 32 or 64, not {wave_size}")
+    try:
+        report = command(input, outdir, mips, wave_ops, linear_sampler, packed, wave_size)
+    except KernelCompileError as failure:
+        print(str(failure), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    except (SpdInputError, OSError) as failure:
+        fail(str(failure))
+    except Exception as failure:  # an internal error must never show a traceback
+        print(internal_error_line(input, failure), file=sys.stderr)
+        raise typer.Exit(EXIT_INTERNAL)
+    print(report)
