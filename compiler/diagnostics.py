@@ -3,9 +3,16 @@
 Every AST node, IR instruction and diagnostic carries a ``Coord``. Messages are
 formatted the way clang and DXC print them::
 
-    samples/x.hlsl:12:9: error: undeclared identifier 'foo'
+    In file included from samples/x.hlsl:3:
+    samples/util.hlsli:12:9: error: undeclared identifier 'foo'
         float y = foo + 1;
                   ^
+
+Every warning belongs to a group named as clang names its flags (``[-Wconversion]``
+after the message); ``-Wno-<group>`` silences a group and ``-WX`` makes warnings
+errors (``[-Werror,-Wconversion]``). An error inside an ``#include``d file is preceded
+by the chain of includes, and one at a macro use is followed by a note showing where
+the macro was defined.
 """
 
 from __future__ import annotations
@@ -22,9 +29,20 @@ class Coord:
     file: str
     line: int
     col: int
+    # For code inlined from a call: the calls it was inlined through, innermost first. Not
+    # part of a position's identity (equal positions compare equal whatever the calls).
+    inlined_at: tuple[InlineSite, ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class InlineSite:
+    """A call lowering inlined: the function called, and where the call is."""
+
+    function: str
+    call: Coord
 
 
 UNKNOWN = Coord("<unknown>", 0, 0)
@@ -32,6 +50,19 @@ UNKNOWN = Coord("<unknown>", 0, 0)
 # Exit codes of the command-line tool.
 EXIT_ERROR = 1
 EXIT_INTERNAL = 70  # EX_SOFTWARE: an internal compiler error
+
+
+# Every warning's group, as -Wno-<group> names it (clang's names where clang has the warning).
+WARNING_GROUPS = frozenset({
+    "conversion",          # implicit truncation of a vector, a double narrowed to float
+    "return-type",         # not all control paths return a value
+    "unknown-attributes",  # an attribute shc does not know
+    "ignored-attributes",  # a known attribute where it has no effect
+    "#warnings",           # the #warning directive
+    "macro-redefined",     # a #define that changes an earlier definition (or a -D)
+    "pass-failed",         # a loop marked [unroll] that is not unrolled
+    "uniformity",          # a barrier under a condition that may differ between waves
+})
 
 
 # The largest file shc reads: the main file, an #include, or a file a diagnostic shows a line of.
@@ -135,6 +166,8 @@ class Diagnostic:
     severity: str  # "error", "warning" or "note"
     message: str
     coord: Coord
+    group: str | None = None  # a warning's group: the NAME of -Wno-NAME
+    promoted: bool = False  # a warning made an error by -WX
 
     def format(self, sources: SourceCache | None = None) -> str:
         """``file:line:col: severity: message``, the source line and a caret under the column.
@@ -143,7 +176,9 @@ class Diagnostic:
         point) is ``file: severity: message``.
         """
         where = str(self.coord) if self.coord.line > 0 else self.coord.file
-        head = f"{where}: {self.severity}: {self.message}"
+        head = f"{where}: {self.severity}: {self.message}" if where else f"{self.severity}: {self.message}"
+        if self.group:
+            head += f" [-Werror,-W{self.group}]" if self.promoted else f" [-W{self.group}]"
         if sources is None or self.coord.line <= 0:
             return head
         text = sources.line(self.coord.file, self.coord.line)
@@ -191,14 +226,27 @@ class Diagnostics:
 
     sources: SourceCache = field(default_factory=SourceCache)
     items: list[Diagnostic] = field(default_factory=list)
-    max_errors: int = 50
+    max_errors: int = 20  # clang's -ferror-limit default
+    disabled_warnings: frozenset[str] = frozenset()  # groups silenced by -Wno-<group>
+    warnings_as_errors: bool = False  # -WX
+    include_sites: dict[str, Coord] = field(default_factory=dict)  # file -> the #include that first read it
+    expansions: dict[Coord, tuple[str, Coord]] = field(default_factory=dict)  # use -> (macro, its definition)
 
-    def error(self, message: str, coord: Coord) -> None:
-        if self._add(Diagnostic("error", message, coord)) and self.error_count >= self.max_errors:
+    def error(self, message: str, coord: Coord, group: str | None = None) -> None:
+        if self._add(Diagnostic("error", message, coord, group, promoted=group is not None)) \
+                and self.error_count >= self.max_errors:
+            self.items.append(Diagnostic("note", "too many errors emitted, stopping now", Coord("", 0, 0)))
             raise CompileError(self.items)
 
-    def warning(self, message: str, coord: Coord) -> None:
-        self._add(Diagnostic("warning", message, coord))
+    def warning(self, message: str, coord: Coord, group: str) -> bool:
+        """A warning of ``group`` (silenced by ``-Wno-<group>``, an error under ``-WX``);
+        False if it was silenced or had just been reported."""
+        if group in self.disabled_warnings:
+            return False
+        if self.warnings_as_errors:
+            self.error(message, coord, group)
+            return True
+        return self._add(Diagnostic("warning", message, coord, group))
 
     def note(self, message: str, coord: Coord) -> None:
         self.items.append(Diagnostic("note", message, coord))
@@ -230,7 +278,35 @@ class Diagnostics:
             raise CompileError(self.items)
 
     def render(self) -> str:
-        return "\n".join(item.format(self.sources) for item in self.items)
+        """Every diagnostic, each error or warning in an included file after its chain of
+        includes (once while diagnostics stay in that file), and at a macro use followed
+        by where the macro was defined."""
+        lines: list[str] = []
+        shown_file = None
+        for item in self.items:
+            if item.coord.file != shown_file and item.severity != "note":
+                shown_file = item.coord.file
+                chain = self.include_chain(shown_file)
+                lines.extend(f"In file included from {site.file}:{site.line}:" for site in chain)
+            lines.append(item.format(self.sources))
+            expansion = self.expansions.get(item.coord) if item.severity != "note" else None
+            if expansion is not None:
+                name, definition = expansion
+                lines.append(Diagnostic("note", f"expanded from macro '{name}'", definition).format(self.sources))
+        return "\n".join(lines)
+
+    def include_chain(self, path: str) -> list[Coord]:
+        """The #include lines that led to ``path``, outermost first."""
+        chain: list[Coord] = []
+        seen = {path}
+        while path in self.include_sites:
+            site = self.include_sites[path]
+            chain.append(site)
+            if site.file in seen:  # files that include each other
+                break
+            seen.add(site.file)
+            path = site.file
+        return chain[::-1]
 
 
 def display_path(path: str) -> str:

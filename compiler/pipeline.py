@@ -23,6 +23,7 @@ from typing import Callable
 
 from .diagnostics import CompileError, Coord, Diagnostics, SourceFileError, nesting_guard, read_source_text
 from .frontend import ast
+from .frontend.language import DEFAULT_HLSL_VERSION, DEFAULT_SHADER_MODEL, Language
 from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
 from .frontend.sema import Program, check
@@ -49,6 +50,12 @@ class Options:
     include_dirs: list[str] = field(default_factory=list)
     wave_size: int = 32
     verify: bool = False  # run the IR verifier after every pass (tests turn it on)
+    shader_model: tuple[int, int] = DEFAULT_SHADER_MODEL  # -T cs_6_x: what the front end accepts
+    hlsl_version: int = DEFAULT_HLSL_VERSION  # -HV: 2021 short-circuits ?:, && and ||; 2018 does not
+
+    @property
+    def language(self) -> Language:
+        return Language(self.shader_model, self.hlsl_version)
 
 
 def parse_source(text: str, filename: str, options: Options, diagnostics: Diagnostics) -> ast.TranslationUnit:
@@ -65,7 +72,7 @@ def check_source(text: str, filename: str, options: Options, diagnostics: Diagno
     """The front end: preprocess, parse and check ``text``."""
     unit = parse_source(text, filename, options, diagnostics)
     with nesting_guard(diagnostics, Coord(filename, 0, 0)):
-        program = check(unit, diagnostics, options.entry, filename)
+        program = check(unit, diagnostics, options.entry, filename, options.language)
     diagnostics.check()
     if program is None:
         raise CompileError(diagnostics.items or [])

@@ -13,6 +13,7 @@ often reports 64), so its default count is an upper bound, not the kernel's dema
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -31,7 +32,8 @@ class WaveReport:
     hot_lines: list = field(default_factory=list)
     llvm: LlvmFigures | LlvmFailure | None = None
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
+        """The figures as JSON data (``shc regs --json`` prints these per wave size)."""
         listing = self.listing
         return {
             "vgprs": listing.vgprs,
@@ -44,11 +46,19 @@ class WaveReport:
             "next_step_vgprs": next_step_vgprs(listing.vgprs, self.wave_size),
             "hot_lines": [
                 {"file": display_path(hot.file), "line": hot.line, "live_vgprs": hot.live_vgprs,
-                 "values": list(hot.values)}
+                 "values": list(hot.values),
+                 # the functions the line was inlined through, innermost first, and their calls
+                 "call_chain": [site.function for site in hot.chain],
+                 "call_sites": [f"{display_path(site.call.file)}:{site.call.line}" for site in hot.chain]}
                 for hot in self.hot_lines
             ],
             "llvm": _llvm_dict(self.llvm),
         }
+
+    as_dict = to_dict  # the older name
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
 
 
 @dataclass
@@ -58,13 +68,19 @@ class KernelReport:
     numthreads: tuple[int, int, int]
     waves: dict[int, WaveReport]
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
+        """The report as JSON data: one element of ``shc regs --json``'s ``"kernels"``."""
         return {
             "entry": self.entry,
             "file": display_path(self.file),
             "numthreads": list(self.numthreads),
-            "waves": {str(size): report.as_dict() for size, report in sorted(self.waves.items())},
+            "waves": {str(size): report.to_dict() for size, report in sorted(self.waves.items())},
         }
+
+    as_dict = to_dict  # the older name
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
 
 
 def _llvm_dict(figures: LlvmFigures | LlvmFailure | None) -> dict | None:
@@ -136,7 +152,17 @@ def render_table(report: KernelReport) -> str:
         for place, hot in zip(places, wave.hot_lines):
             shown = ", ".join(hot.values[:8]) + (", ..." if len(hot.values) > 8 else "")
             out.append(f"  {place:<{place_width}}  {hot.live_vgprs:>4} live  {shown}")
+            if hot.chain:  # a line of an inlined function: the calls it was inlined through
+                out.append(f"  {'':<{place_width}}  {hot_place(hot, report.entry)[len(place) + 1:]}")
     return "\n".join(out)
+
+
+def hot_place(hot, entry: str) -> str:
+    """``ffx_spd.h:483 in SpdDownsampleMips_0_1 <- SpdDownsample <- main`` (just ``file:line`` in the entry)."""
+    place = f"{display_path(hot.file)}:{hot.line}"
+    if not hot.chain:
+        return place
+    return f"{place} in {' <- '.join(site.function for site in hot.chain)} <- {entry}"
 
 
 def _next_step(wave: WaveReport) -> str:

@@ -59,9 +59,9 @@ class DispatchTimeout(DispatchError):
     """The watchdog stopped a kernel that ran longer than its timeout."""
 
 
-def _watch(running: list[threading.Thread], deadline: float | None, stop: np.ndarray) -> bool:
+def _watch(running: list[threading.Thread], deadline: float | None, stop: np.ndarray, tick=None) -> bool:
     """Wait for the workers as their watchdog, open to Ctrl-C: set ``stop`` once the clock
-    passes ``deadline``. Returns whether it did."""
+    passes ``deadline``; call ``tick()`` at every look. Returns whether it stopped them."""
     timed_out = False
     for thread in running:
         while thread.is_alive():
@@ -72,6 +72,8 @@ def _watch(running: list[threading.Thread], deadline: float | None, stop: np.nda
                     stop[0] = 1
                     timed_out, deadline, wait = True, None, POLL_SECONDS
             thread.join(wait)
+            if tick is not None:
+                tick()
     return timed_out
 
 
@@ -141,8 +143,10 @@ class _Worker:
         return int(self.frames.view(np.uint8)[wave * frame_bytes + FRAME_BARRIER_ID:][:4].view(np.int32)[0])
 
 
-def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, threads: int | None = None) -> DispatchStats:
-    """Run ``code`` (a ``jit.LoadedCode``) over ``groups`` with the bound ``table``."""
+def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, threads: int | None = None,
+        progress=None) -> DispatchStats:
+    """Run ``code`` (a ``jit.LoadedCode``) over ``groups`` with the bound ``table``; ``progress(started,
+    total)``, if given, hears how many groups the workers have taken, every ``POLL_SECONDS``."""
     groups = normalise_groups(groups)
     total = groups[0] * groups[1] * groups[2]
     wave_size = info.wave_size
@@ -193,7 +197,8 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
     try:
         for thread in running:
             thread.start()
-        timed_out = _watch(running, None if timeout is None else started + timeout, stop)
+        tick = None if progress is None else (lambda: progress(min(int(next_group[0]), total), total))
+        timed_out = _watch(running, None if timeout is None else started + timeout, stop, tick)
     except KeyboardInterrupt:
         stop[0] = 1
         for thread in running:

@@ -275,6 +275,7 @@ class _Source:
     defines: dict[str, str]
     include_dirs: list[str]
     wave_size: int
+    hlsl_version: int = 2021  # -HV: 2018 for shaders written before HLSL 2021 (vector ?: conditions)
 
 
 class Kernel:
@@ -346,6 +347,25 @@ class Kernel:
         names = ", ".join(self.bindings.names())
         return f"<shc.Kernel {self.entry} [numthreads({x}, {y}, {z})] wave{self.wave_size} ({names})>"
 
+    # -- what it costs (runtime/kernel_views.py) --------------------------------------------
+
+    def report(self, lines: int = 5, llvm: bool = True, llvm_demand: bool = False):
+        """The register report of ``shc regs``: a ``KernelReport`` for wave32 and wave64."""
+        from .kernel_views import kernel_report
+
+        return kernel_report(self, lines, llvm, llvm_demand)
+
+    def live_registers(self, wave_size: int | None = None) -> list:
+        """Per listing instruction: a ``LiveRow`` (line, text, live count, live VGPR numbers)."""
+        from .kernel_views import live_rows
+
+        return live_rows(self, wave_size)
+
+    def _repr_html_(self) -> str:
+        from .kernel_views import kernel_html
+
+        return kernel_html(self)
+
     # -- running it -----------------------------------------------------------------------
 
     def dispatch(self, groups, bindings: dict | None = None, /, *, timeout: float | None = DEFAULT_TIMEOUT,
@@ -383,13 +403,15 @@ class Kernel:
 
 
 def compile(source_text: str, entry: str = "main", defines: dict | None = None,
-            include_dirs: list | None = None, wave_size: int = 32) -> Kernel:  # noqa: A001 - the API's name
+            include_dirs: list | None = None, wave_size: int = 32,
+            hlsl_version: int = 2021) -> Kernel:  # noqa: A001 - the API's name
     """Compile HLSL source text into a ``Kernel`` (cached on disk)."""
-    return _compile(_Source(source_text, SOURCE_NAME, entry, _defines(defines), _dirs(include_dirs), wave_size))
+    return _compile(_Source(source_text, SOURCE_NAME, entry, _defines(defines), _dirs(include_dirs), wave_size,
+                            hlsl_version))
 
 
 def compile_file(path, entry: str = "main", defines: dict | None = None, include_dirs: list | None = None,
-                 wave_size: int = 32) -> Kernel:
+                 wave_size: int = 32, hlsl_version: int = 2021) -> Kernel:
     """Compile an HLSL file into a ``Kernel`` (cached on disk)."""
     from ..compiler.pipeline import read_source
 
@@ -399,7 +421,7 @@ def compile_file(path, entry: str = "main", defines: dict | None = None, include
         text = read_source(filename, diagnostics)
     except CompileError as failure:
         raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
-    return _compile(_Source(text, filename, entry, _defines(defines), _dirs(include_dirs), wave_size))
+    return _compile(_Source(text, filename, entry, _defines(defines), _dirs(include_dirs), wave_size, hlsl_version))
 
 
 def _defines(defines) -> dict[str, str]:
@@ -413,6 +435,8 @@ def _dirs(include_dirs) -> list[str]:
 def _compile(source: _Source) -> Kernel:
     if source.wave_size not in (32, 64):
         raise ValueError(f"wave_size must be 32 or 64, not {source.wave_size}")
+    if source.hlsl_version not in (2018, 2021):
+        raise ValueError(f"hlsl_version must be 2018 or 2021, not {source.hlsl_version}")
     cache = jit.KernelCache()
     key = _cache_key(source)
     hit = cache.lookup(key, KernelInfo.from_dict)
@@ -439,7 +463,7 @@ def _cache_key(source: _Source) -> str:
                       jit.target_description(),
                       source.text, source.filename, os.path.abspath(source.filename),
                       source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
-                      source.wave_size)
+                      source.wave_size, source.hlsl_version)
 
 
 class _RecordingSources(SourceCache):
@@ -464,7 +488,7 @@ def _front_and_middle(source: _Source, diagnostics: Diagnostics):
     from ..compiler.pipeline import Options, check_source, lower_program, middle_end_passes, run_passes
 
     options = Options(entry=source.entry, defines=dict(source.defines), include_dirs=list(source.include_dirs),
-                      wave_size=source.wave_size)
+                      wave_size=source.wave_size, hlsl_version=source.hlsl_version)
     try:
         program = check_source(source.text, source.filename, options, diagnostics)
         module = lower_program(program, options, diagnostics)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.machine.abi import META_FIELDS, META_INTS, ResourceKind
+from ..compiler.machine.abi import COMPARISONS, META_COMPARISON, META_FIELDS, META_INTS, ResourceKind
 from .layout import (DISPATCH_OPTIONS, BindingError, CBufferLayout, element_shape, from_memory, memory_type,
                      numpy_dtype, pack_cbuffer, to_memory, transposes)
 from .textures import Texture, base_kind, bind_texture, texel_dtype
@@ -40,6 +40,7 @@ __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
 
 _META = {name: index for index, name in enumerate(META_FIELDS)}
 _META["array_count"] = 9  # host.META_ARRAY_COUNT: an unbounded resource array's length, in its first slot
+_META["comparison"] = META_COMPARISON
 _FILTERS = {"point": 0, "linear": 1}
 _ADDRESSES = {"clamp": 0, "wrap": 1, "mirror": 2, "border": 3}
 _ALIGN = 16
@@ -47,17 +48,22 @@ _ALIGN = 16
 
 @dataclass(frozen=True)
 class Sampler:
-    """A sampler for ``SampleLevel``: point or bilinear filtering, and an address mode."""
+    """A sampler for ``SampleLevel``: point or bilinear filtering, and an address mode; bound to a
+    ``SamplerComparisonState``, ``comparison`` is how ``SampleCmpLevelZero`` compares its
+    reference with each texel (``ref <op> texel``, 1 when true), before filtering."""
 
     filter: str = "point"
     address: str = "clamp"
     border: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    comparison: str = "less_equal"
 
     def __post_init__(self):
         if self.filter not in _FILTERS:
             raise ValueError(f"Sampler filter must be one of {', '.join(_FILTERS)}, not {self.filter!r}")
         if self.address not in _ADDRESSES:
             raise ValueError(f"Sampler address must be one of {', '.join(_ADDRESSES)}, not {self.address!r}")
+        if self.comparison not in COMPARISONS:
+            raise ValueError(f"Sampler comparison must be one of {', '.join(COMPARISONS)}, not {self.comparison!r}")
         border = tuple(float(x) for x in self.border)
         if len(border) != 4:
             raise ValueError(f"Sampler border is 4 numbers (r, g, b, a), not {self.border!r}")
@@ -351,7 +357,7 @@ def _bind_sampler(builder: _Builder, slot: int, binding, where: str, value) -> N
     border = np.array(value.border, dtype=np.float32)
     builder.set_memory(slot, border)
     builder.set_meta(slot, kind=ResourceKind.SAMPLER, filter=_FILTERS[value.filter],
-                     address=_ADDRESSES[value.address])
+                     address=_ADDRESSES[value.address], comparison=COMPARISONS.index(value.comparison))
 
 
 def _bind_cbuffer(builder: _Builder, slot: int, layout: CBufferLayout, values: dict) -> None:

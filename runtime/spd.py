@@ -217,6 +217,13 @@ class SpdResult:
     storage: list[np.ndarray]  # float32 (S, h, w, 4): what the kernel wrote
     setup: SpdSetup
     stats: DispatchStats | None  # None when there was nothing to build
+    source: np.ndarray | None = None  # the image the mips came from
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the contact sheet as an inline PNG and a table of the mips."""
+        from .kernel_views import spd_result_html
+
+        return spd_result_html(self)
 
 
 _KERNELS: dict[tuple, object] = {}
@@ -344,7 +351,7 @@ class Downsampler:
         if setup.mips > 0:
             stats = self._dispatch(_rgba32f(slices), storage, setup, timeout, threads)
         mips_out = [_give_back(level, slices.dtype, channels, rank) for level in storage[:setup.mips]]
-        return SpdResult(mips_out, storage[:setup.mips], setup, stats)
+        return SpdResult(mips_out, storage[:setup.mips], setup, stats, image)
 
     def _check_storage(self, storage, shape, mips: int) -> None:
         if len(storage) < mips:

@@ -22,7 +22,8 @@ import numpy as np
 
 from .spd import SAMPLE, Downsampler, as_slices, spd_setup
 
-__all__ = ["SpdInputError", "command", "contact_sheet", "load_image", "register_line", "write_chain"]
+__all__ = ["SpdInputError", "chain_sheet", "command", "contact_sheet", "load_image", "png_bytes", "register_line",
+           "write_chain"]
 
 
 class SpdInputError(ValueError):
@@ -153,6 +154,16 @@ def write_chain(outdir, image: np.ndarray, mips: list[np.ndarray]) -> list[Path]
             suffix = "" if level.shape[0] == 1 else f"_slice{index:02d}"
             written.append(outdir / f"mip_{number:02d}{suffix}.png")
             _save_png(_preview(level[index], low, high), written[-1])
+    written.append(outdir / "chain.png")
+    _save_png(chain_sheet(image, mips), written[-1])
+    return written
+
+
+def chain_sheet(image: np.ndarray, mips: list[np.ndarray]) -> np.ndarray:
+    """The source and its mips side by side, halving, one row per array slice: 8-bit (H, W, C) pixels."""
+    slices, _ = as_slices(image)
+    levels = [as_slices(mip)[0] for mip in mips]
+    low, high = _preview_range(slices)
     rows = [contact_sheet([_preview(level[index], low, high) for level in [slices] + levels])
             for index in range(slices.shape[0])]
     sheet = np.zeros((sum(row.shape[0] for row in rows), rows[0].shape[1], rows[0].shape[2]), dtype=np.uint8)
@@ -160,9 +171,21 @@ def write_chain(outdir, image: np.ndarray, mips: list[np.ndarray]) -> list[Path]
     for row in rows:
         sheet[y:y + row.shape[0]] = row
         y += row.shape[0]
-    written.append(outdir / "chain.png")
-    _save_png(sheet, written[-1])
-    return written
+    return sheet
+
+
+def png_bytes(pixels: np.ndarray) -> bytes:
+    """8-bit (H, W, C) pixels as a PNG file's bytes."""
+    import io
+
+    image_module = _pillow()
+    channels = pixels.shape[-1]
+    picture = image_module.fromarray(np.ascontiguousarray(pixels[..., 0] if channels == 1 else pixels))
+    if picture.mode != _PNG_MODES[channels]:
+        picture = picture.convert(_PNG_MODES[channels])
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return out.getvalue()
 
 
 def register_line(kernel) -> str:
@@ -183,8 +206,11 @@ def _describe_image(path, image: np.ndarray) -> str:
 
 
 def command(input_path, outdir, mips: int | None = None, wave_ops: bool = True, linear_sampler: bool = False,
-            packed: bool = False, wave_size: int = 32) -> str:
-    """``shc spd``: downsample an image file, write the chain, return the report to print."""
+            packed: bool = False, wave_size: int = 32, progress=None) -> str:
+    """``shc spd``: downsample an image file, write the chain, return the report to print.
+    ``progress``, if given, hears each step as ``progress.update(description=...)``."""
+    step = (lambda text: None) if progress is None else (lambda text: progress.update(description=text))
+    step(f"reading {input_path}")
     image = load_image(input_path)
     try:
         as_slices(image)
@@ -194,9 +220,11 @@ def command(input_path, outdir, mips: int | None = None, wave_ops: bool = True, 
     try:
         spd_setup(slices.shape[2], slices.shape[1], mips, slices=slices.shape[0])
     except ValueError as failure:
-        raise SpdInputError(str(failure)) from None
+        raise SpdInputError(str(failure) if mips is None else f"--mips {mips}: {failure}") from None
     spd = Downsampler(wave_ops=wave_ops, linear_sampler=linear_sampler, packed=packed, wave_size=wave_size)
+    step("compiling and running the downsampler")
     result = spd.run(image, mips)
+    step(f"writing {len(result.mips)} mips to {outdir}")
     written = write_chain(outdir, image, result.mips)
     setup = result.setup
     defines = ", ".join(spd.defines) or "none"

@@ -83,7 +83,7 @@ def test_warnings_alone_exit_0(shader):
     result = shc("check", "kernel.hlsl", cwd=path.parent)
     assert result.returncode == 0
     assert result.stderr.startswith("kernel.hlsl:6:24: warning: implicit truncation of vector type "
-                                    "('float4' to 'float3')\n")
+                                    "('float4' to 'float3') [-Wconversion]\n")
 
 
 def test_emit_ast(shader):
@@ -138,7 +138,8 @@ def test_include_directories(shader, tmp_path):
     assert "'common.h' file not found" in without.stderr
     result = shc("check", "kernel.hlsl", "-I", "include", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr.startswith("include/common.h:2:31: error: use of undeclared identifier "
+    assert result.stderr.startswith("In file included from kernel.hlsl:1:\n"
+                                    "include/common.h:2:31: error: use of undeclared identifier "
                                     "'undefinedHelper'\n"
                                     "float Twice(float x) { return undefinedHelper(x); }\n")
 

@@ -64,7 +64,9 @@ def test_json_has_exactly_the_issue_shape_and_consistent_figures(tmp_path):
         assert wave["next_step_vgprs"] == next_step_vgprs(wave["vgprs"], wave_size)
         hot = wave["hot_lines"]
         assert 1 <= len(hot) <= 2
-        assert set(hot[0]) == {"file", "line", "live_vgprs", "values"}
+        # issue #14 added the inline chain (empty: these lines are in the entry itself)
+        assert set(hot[0]) == {"file", "line", "live_vgprs", "values", "call_chain", "call_sites"}
+        assert hot[0]["call_chain"] == [] and hot[0]["call_sites"] == []
         assert hot[0]["line"] in (11, 12, 13) and hot[0]["live_vgprs"] >= 12  # x, y and z all alive
         assert set(wave["llvm"]) == {"vgprs", "sgprs", "occupancy"}, wave["llvm"]
         assert wave["llvm"]["vgprs"] > 0

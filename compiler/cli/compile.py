@@ -10,14 +10,24 @@ import typer
 from ..diagnostics import EXIT_ERROR
 from .common import (
     DefineOption,
+    DxcFlags,
+    Enable16BitOption,
     EntryOption,
+    HlslVersionOption,
     IncludeOption,
+    ListingOption,
+    NoWarningOption,
+    OutputOption,
+    ProfileOption,
+    WarningsAsErrorsOption,
     WaveSizeOption,
     app,
     fail,
     parse_defines,
     run_stage,
+    write_output,
 )
+from .listing_views import ListingViews
 
 
 @app.command("check")
@@ -27,6 +37,11 @@ def check_command(
     define: Optional[List[str]] = DefineOption,
     include: Optional[List[str]] = IncludeOption,
     emit: Optional[str] = typer.Option(None, "--emit", help="Print a stage's output: 'ast'."),
+    profile: str = ProfileOption,
+    hlsl_version: str = HlslVersionOption,
+    enable_16bit_types: bool = Enable16BitOption,
+    warnings_as_errors: bool = WarningsAsErrorsOption,
+    no_warnings: Optional[List[str]] = NoWarningOption,
 ) -> None:
     """Check a shader: silent with exit 0 when it is valid, diagnostics otherwise.
 
@@ -35,7 +50,6 @@ def check_command(
     ends."""
     from ..frontend import ast
     from ..pipeline import (
-        Options,
         check_file,
         lower_program,
         middle_end_passes,
@@ -45,7 +59,8 @@ def check_command(
     if emit not in (None, "ast"):
         print(f"shc: error: unknown --emit value '{emit}' (expected 'ast')", file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
-    options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
+    flags = DxcFlags.parse(profile, hlsl_version, enable_16bit_types, warnings_as_errors, no_warnings)
+    options = flags.options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []))
 
     def work(diagnostics):
         program = check_file(file, options, diagnostics)
@@ -53,7 +68,7 @@ def check_command(
         run_passes(module, middle_end_passes(module.function.wave_size, diagnostics), options, diagnostics)
         return ast.dump(program.unit) if emit == "ast" else None
 
-    text = run_stage(file, work)  # inside: a failure while dumping is an internal error too
+    text = run_stage(file, work, flags)  # inside: a failure while dumping is an internal error too
     if text is not None:
         print(text)
 
@@ -78,13 +93,30 @@ def compile_command(
     passes: Optional[str] = typer.Option(None, "-p", "--passes",
                                          help="Run these comma-separated passes on an IR file instead."),
     verify: bool = typer.Option(False, "--verify", help="Run the IR verifier after every pass."),
+    livereg: bool = typer.Option(False, "--livereg", help="Print the RDNA2 listing with the VGPRs live at each line."),
+    cfg: Optional[str] = typer.Option(None, "--cfg", help="Write the RDNA2 listing's control-flow graph (DOT)."),
+    stats: bool = typer.Option(False, "--stats", help="Print the RDNA2 listing's instructions per class."),
+    compare_llvm: bool = typer.Option(False, "--compare-llvm",
+                                      help="Print shc's and LLVM's instructions per class side by side."),
+    profile: str = ProfileOption,
+    hlsl_version: str = HlslVersionOption,
+    enable_16bit_types: bool = Enable16BitOption,
+    output: Optional[str] = OutputOption,
+    listing: Optional[str] = ListingOption,
+    warnings_as_errors: bool = WarningsAsErrorsOption,
+    no_warnings: Optional[List[str]] = NoWarningOption,
 ) -> None:
-    """Compile a shader through the middle end and print a stage's output."""
+    """Compile a shader through the middle end and print a stage's output.
+
+    With -Fo/-o (the output) or -Fc (the RDNA2 listing) nothing is printed on stdout."""
     from ..ir.printer import print_module
-    from ..pipeline import Options, compile_file
+    from ..pipeline import compile_file
 
     if target not in (None, "rdna2"):
         fail(f"unknown --target '{target}' (shc targets rdna2)")
+    views = ListingViews(livereg, cfg, stats, compare_llvm)
+    if views.wanted and (emit not in (None, "rdna2") or passes is not None):
+        fail(f"{views.flags()} work on the RDNA2 listing of an HLSL file (not with --emit {emit} or -p)")
     emit = emit or ("rdna2" if target else "ir")
     if emit not in EMITS:
         fail(f"unknown --emit value '{emit}' (expected one of: {', '.join(EMITS)})")
@@ -100,22 +132,32 @@ def compile_command(
             print(f"; *** IR after {name} ***")
             print(print_module(module), end="")
 
+    flags = DxcFlags.parse(profile, hlsl_version, enable_16bit_types, warnings_as_errors, no_warnings)
     if passes is not None:
-        module = run_stage(file, lambda diagnostics: run_ir_passes(file, passes, wave_size, verify, diagnostics, after))
+        module = run_stage(file, lambda diagnostics: run_ir_passes(file, passes, wave_size, verify, diagnostics, after),
+                           flags)
     else:
-        options = Options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []),
-                          wave_size=wave_size, verify=verify)
+        options = flags.options(entry=entry, defines=parse_defines(define), include_dirs=list(include or []),
+                                wave_size=wave_size, verify=verify)
         if emit == "ast":
             from ..frontend import ast
             from ..pipeline import check_file
 
-            print(run_stage(file, lambda diagnostics: ast.dump(check_file(file, options, diagnostics).unit)))
+            write_output(run_stage(file, lambda diagnostics: ast.dump(check_file(file, options, diagnostics).unit),
+                                   flags), output)
             return
-        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after))
-    if emit == "ir":
-        print(print_module(module), end="")
+        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after), flags)
+    if listing is not None:  # -Fc: the RDNA2 listing, whatever --emit chose
+        write_output(run_stage(file, lambda diagnostics: back_end_text(module, "rdna2", source, diagnostics)), listing)
+        if output is None:
+            return  # as DXC: with -Fc and no -Fo, nothing on stdout
+    if views.wanted:  # the listing itself only when --target rdna2 or --emit rdna2 asked for it
+        text = run_stage(file, lambda diagnostics: views.render(module, emit == "rdna2", source, diagnostics))
+    elif emit == "ir":
+        text = print_module(module)
     else:
-        print(run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics)), end="")
+        text = run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics))
+    write_output(text, output)
 
 
 def pass_names() -> list[str]:

@@ -30,7 +30,7 @@ class Node:
                         yield item
 
 
-_NOT_CHILDREN = frozenset({"coord", "type", "decl", "resolved"})
+_NOT_CHILDREN = frozenset({"coord", "type", "decl", "resolved", "owner", "this_param"})
 
 
 def node(cls):
@@ -118,12 +118,32 @@ class FuncDecl(Node):
     semantic: str | None = None
     coord: Coord = UNKNOWN
     type: Any = None  # the return type
+    owner: Any = None  # a method's struct (hlsl_types.StructType), filled by sema
+    qualifier: str | None = None  # ``float S::f() {...}``: a method defined outside its struct
+    const_method: bool = False  # ``float f() const``: the method does not write its object
+    this_param: Any = None  # a non-static method's implicit object, an inout Param named 'this' (sema)
 
 
 @node
 class StructDecl(Node):
+    """``struct B : A { members; methods }`` (``class`` is the same in HLSL: every member is public)."""
+
     name: str
     members: list[VarDecl]
+    coord: Coord = UNKNOWN
+    type: Any = None
+    base: TypeSpec | None = None  # the one base struct, if any
+    methods: list[FuncDecl] = field(default_factory=list)
+
+
+@node
+class FieldRef(Node):
+    """What an identifier inside a method names when it is a member of the object: ``x``
+    meaning ``this.x``. ``index`` is the field's position in ``this``'s struct."""
+
+    name: str
+    this_param: Param
+    index: int
     coord: Coord = UNKNOWN
     type: Any = None
 
@@ -295,6 +315,7 @@ class Binary(Node):
     right: Any
     coord: Coord = UNKNOWN
     type: Any = None
+    decl: Any = None  # the struct's operator method when the left operand is a struct (sema)
 
 
 @node
@@ -306,6 +327,7 @@ class Unary(Node):
     postfix: bool = False
     coord: Coord = UNKNOWN
     type: Any = None
+    decl: Any = None  # the struct's operator method for ``-s``, ``!s``... (sema)
 
 
 @node
@@ -360,11 +382,13 @@ class Call(Node):
     coord: Coord = UNKNOWN
     type: Any = None
     decl: Any = None  # FuncDecl, or the intrinsic signature
+    qualifier: str | None = None  # ``S::f(x)``: the struct named before ``::``
 
 
 @node
 class MethodCall(Node):
-    """``tex.SampleLevel(s, uv, 0)``, ``buf.InterlockedAdd(0, 1, old)``."""
+    """``tex.SampleLevel(s, uv, 0)``, ``buf.InterlockedAdd(0, 1, old)``, ``buf.Load<float2>(8)``
+    (``template``: the TypeSpec between the angle brackets; sema sets ``template_type``)."""
 
     obj: Any
     name: str
@@ -372,6 +396,8 @@ class MethodCall(Node):
     coord: Coord = UNKNOWN
     type: Any = None
     decl: Any = None
+    template: Any = None
+    template_type: Any = None
 
 
 @node
@@ -391,6 +417,7 @@ class Index(Node):
     index: Any
     coord: Coord = UNKNOWN
     type: Any = None
+    decl: Any = None  # the struct's ``operator[]`` when ``obj`` is a struct (sema)
 
 
 @node
@@ -480,11 +507,13 @@ def _describe(current: Node) -> str:
     attributes = []
     for spec in fields(current):  # type: ignore[arg-type]
         value = getattr(current, spec.name)
-        if spec.name in ("coord", "decl", "resolved"):
+        if spec.name in ("coord", "decl", "resolved", "owner", "this_param"):
             continue
         if isinstance(value, Node) or (isinstance(value, list) and any(isinstance(v, Node) for v in value)):
             continue
         if value is None or value == [] or value == "":
+            continue
+        if value is False and spec.default is False:  # a flag left unset (``const_method``)
             continue
         if spec.name == "type":
             attributes.append(f"<{value}>")

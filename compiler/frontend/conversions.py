@@ -51,6 +51,8 @@ def conversion_cost(source: T.Type, target: T.Type) -> int | None:
             if source.size == target.size or target.size is None:
                 return conversion_cost(source.element, target.element)
         return None
+    if isinstance(source, T.StructType) and source.derives_from(target):
+        return CONVERSION  # a derived struct passes for its base (its first fields)
     if isinstance(source, T.ResourceType) and isinstance(target, T.ResourceType):
         same = source.kind == target.kind and source.element == target.element
         return EXACT if same else None
@@ -78,6 +80,15 @@ def shape_of(t: T.Type) -> tuple[int, int]:
     if isinstance(t, T.VectorType):
         return (1, t.size)
     return (1, 1)
+
+
+def flat_count(t: T.Type) -> int | None:
+    """How many scalars ``t`` holds, flattened (arrays of numbers, vectors, matrices); None if
+    it is not made of numbers alone or is unbounded."""
+    if isinstance(t, T.ArrayType):
+        inner = flat_count(t.element)
+        return None if inner is None or t.size is None else t.size * inner
+    return t.components if t.is_numeric else None
 
 
 def with_shape(element: T.ScalarType, shape: tuple[int, int], matrix: bool) -> T.Type:

@@ -22,6 +22,7 @@ from . import ast
 from . import hlsl_types as T
 from .root_signature import RootSignature, RootSignatureError, parse as parse_root_signature
 from .conversions import ERROR
+from .language import Language
 from ..diagnostics import Coord
 
 # Each compute input: its type, and the number of components a parameter may take from it.
@@ -54,6 +55,7 @@ class Program:
     cbuffers: list[ast.CBuffer] = field(default_factory=list)
     functions: list[ast.FuncDecl] = field(default_factory=list)
     root_signature: RootSignature | None = None  # from [RootSignature("...")]
+    language: Language = field(default_factory=Language)  # the shader model and HLSL version checked against
 
     @property
     def resources(self) -> list[ast.VarDecl]:
@@ -85,11 +87,12 @@ class EntryRules:
             if name == "numthreads":
                 numthreads = self.check_numthreads(attribute)
             elif name == "wavesize":
+                self.check_wave_size_model(attribute.coord)
                 wave_size = self.check_wave_size(attribute)
             elif name == "rootsignature":
                 signature = self.check_root_signature(attribute)
             elif name not in ENTRY_ATTRIBUTES:
-                self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord)
+                self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord, "unknown-attributes")
         if numthreads is None:
             if not any(a.name.lower() == "numthreads" for a in func.attributes):
                 self.error(f"compute entry point '{entry}' needs a [numthreads(x, y, z)] attribute", func.coord)
@@ -212,6 +215,8 @@ class EntryRules:
         """The defined overload a call of a prototype ends up calling."""
         if func.body is not None:
             return func
+        if func.owner is not None:
+            return self.method_definition(func)  # methods.py
         for other in self.functions.get(func.name, []):
             if other.body is not None and [p.type for p in other.params] == [p.type for p in func.params]:
                 return other

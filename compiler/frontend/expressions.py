@@ -14,11 +14,12 @@ from __future__ import annotations
 from . import ast
 from . import hlsl_types as T
 from .conversions import (
-    ERROR, TRUNCATION, binary_shape, conversion_cost, parse_matrix_swizzle, parse_swizzle, shape_of,
-    with_shape,
+    ERROR, TRUNCATION, binary_shape, conversion_cost, flat_count, parse_matrix_swizzle, parse_swizzle,
+    shape_of, with_shape,
 )
 from .intrinsics import IntrinsicError, is_intrinsic, lookup_function, lookup_method
 from .lvalues import LValueRules
+from .resource_access import ResourceAccessRules, is_mips_access
 
 ARITHMETIC = {"+", "-", "*", "/", "%"}
 BITWISE = {"&", "|", "^", "<<", ">>"}
@@ -26,7 +27,7 @@ COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 LOGICAL = {"&&", "||"}
 
 
-class ExpressionChecker(LValueRules, ast.NodeVisitor):
+class ExpressionChecker(ResourceAccessRules, LValueRules, ast.NodeVisitor):
     """Mixed into the semantic checker; relies on its scope, error and function state."""
 
     def visit(self, node):
@@ -45,18 +46,18 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         if cost is None:
             self.error(f"cannot convert from '{source}' to '{target}'", coord)
         elif cost >= TRUNCATION:
-            self.warning(f"implicit truncation of vector type ('{source}' to '{target}')", coord)
+            self.warning(f"implicit truncation of vector type ('{source}' to '{target}')", coord, "conversion")
 
     # ---------------------------------------------------------------- leaves
     def visit_IntLiteral(self, node: ast.IntLiteral) -> T.Type:
         if "u" in node.suffix:
             return T.UINT64 if node.suffix.count("l") == 2 else T.UINT
-        if "l" in node.suffix:
-            return T.INT64
+        if "l" in node.suffix or node.value > 0xFFFFFFFF:  # DXC's literal int is 64 bits wide
+            return T.INT64 if node.value < 2**63 else T.UINT64
         return T.INT
 
     def visit_FloatLiteral(self, node: ast.FloatLiteral) -> T.Type:
-        return {"h": T.HALF, "l": T.DOUBLE}.get(node.suffix, T.FLOAT)
+        return {"h": self.types["half"], "l": T.DOUBLE}.get(node.suffix, T.FLOAT)  # half: 32 bits below SM 6.2
 
     def visit_BoolLiteral(self, node: ast.BoolLiteral) -> T.Type:
         return T.BOOL
@@ -64,10 +65,13 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
     def visit_Identifier(self, node: ast.Identifier) -> T.Type:
         decl = self.scope.lookup(node.name)
         if decl is None:
-            if node.name in self.functions or is_intrinsic(node.name):
+            if node.name in self.functions or (is_intrinsic(node.name) and self.intrinsic_declared(node.name)):
                 self.error(f"'{node.name}' is a function; call it with ( )", node.coord)
-            else:
+            elif not self.missing_name_gated(node.name, node.coord) and not self.undeclared_name(node):
                 self.error(f"use of undeclared identifier '{node.name}'", node.coord)
+            return ERROR
+        if isinstance(decl, ast.FieldRef) and decl.this_param is None:
+            self.member_without_object(node)  # a member named in a static method (methods.py)
             return ERROR
         node.decl = decl
         return decl.type
@@ -77,11 +81,16 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         left, right = self.visit(node.left), self.visit(node.right)
         if left is ERROR or right is ERROR:
             return ERROR
+        overloaded = self.operator_call(node, node.op, left, [node.right], [right]) \
+            if isinstance(left, T.StructType) else None  # a struct's operator method (methods.py)
+        if overloaded is not None:
+            return overloaded
         if not (left.is_numeric and right.is_numeric):
             self.error(f"invalid operands to binary '{node.op}' ('{left}' and '{right}')", node.coord)
             return ERROR
-        if node.op in LOGICAL and not (isinstance(left, T.ScalarType) and isinstance(right, T.ScalarType)):
-            # HLSL 2021 (DXC): && and || short-circuit, so they take scalars only
+        if node.op in LOGICAL and not (isinstance(left, T.ScalarType) and isinstance(right, T.ScalarType)) \
+                and not self.vector_logical_allowed():
+            # HLSL 2021 (DXC): && and || short-circuit, so they take scalars only (2018: element-wise)
             name = "and" if node.op == "&&" else "or"
             self.error("operands for short-circuiting logical binary operator must be scalar; "
                        f"for vectors use '{name}'", node.coord)
@@ -92,7 +101,8 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             return ERROR
         dims, is_matrix, truncated = shape
         if truncated:
-            self.warning(f"implicit truncation of vector type in '{node.op}' ('{left}' and '{right}')", node.coord)
+            self.warning(f"implicit truncation of vector type in '{node.op}' ('{left}' and '{right}')", node.coord,
+                         "conversion")
         element = self.operand_element(node.left, left, node.right, right)
         if node.op in COMPARISON or node.op in LOGICAL:
             return with_shape(T.BOOL, dims, is_matrix)
@@ -119,6 +129,10 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         operand = self.visit(node.operand)
         if operand is ERROR:
             return ERROR
+        overloaded = self.operator_call(node, node.op, operand, [], []) \
+            if isinstance(operand, T.StructType) and node.op in ("-", "+", "!", "~") else None
+        if overloaded is not None:
+            return overloaded
         if not operand.is_numeric:
             self.error(f"invalid operand to unary '{node.op}' ('{operand}')", node.coord)
             return ERROR
@@ -156,11 +170,16 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         return target
 
     def visit_Conditional(self, node: ast.Conditional) -> T.Type:
-        """``c ? a : b``; a vector condition selects per component (``v > 0 ? v : 0``)."""
+        """``c ? a : b``; in HLSL 2018 a vector condition selects per component (``v > 0 ? v : 0``),
+        in HLSL 2021 the condition is a scalar and ``select`` is the per-component form."""
         cond = self.visit(node.cond)
         then, otherwise = self.visit(node.then), self.visit(node.otherwise)
         if cond is not ERROR and not isinstance(cond, (T.ScalarType, T.VectorType)):
             self.error(f"condition must be a scalar or a vector, not '{cond}'", node.cond.coord)
+            cond = ERROR
+        if isinstance(cond, T.VectorType) and not self.vector_logical_allowed():
+            self.error("condition for short-circuiting ternary operator must be scalar; "
+                       "for vectors use 'select'", node.cond.coord)
             cond = ERROR
         if then is ERROR or otherwise is ERROR:
             return ERROR
@@ -180,7 +199,7 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             return ERROR
         if isinstance(result, T.VectorType) and result.size != cond.size:
             self.warning(f"implicit truncation of vector type in '?:' ('{cond}' condition and '{result}')",
-                         node.coord)
+                         node.coord, "conversion")
         size = cond.size if isinstance(result, T.ScalarType) else min(cond.size, result.size)
         return T.vector(result.element, size)
 
@@ -203,7 +222,14 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         if target == source or source is ERROR or target is ERROR:
             return target
         if isinstance(target, T.StructType) or isinstance(source, T.StructType):
-            if not (isinstance(source, T.ScalarType) and isinstance(target, T.StructType)):
+            to_base = isinstance(source, T.StructType) and source.derives_from(target)
+            if not (isinstance(source, T.ScalarType) and isinstance(target, T.StructType)) and not to_base:
+                self.error(f"cannot cast from '{source}' to '{target}'", node.coord)
+            return target
+        if isinstance(target, T.ArrayType) or isinstance(source, T.ArrayType):
+            # an element-wise (flat) cast: the first scalars of the source, in order
+            source_count, target_count = flat_count(source), flat_count(target)
+            if source_count is None or target_count is None or not (source_count == 1 or source_count >= target_count):
                 self.error(f"cannot cast from '{source}' to '{target}'", node.coord)
             return target
         if not (source.is_numeric and target.is_numeric):
@@ -242,14 +268,25 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
     # --------------------------------------------------------------- calls
     def visit_Call(self, node: ast.Call) -> T.Type:
         arg_types = [self.visit(arg) for arg in node.args]
+        method = self.member_call(node, arg_types)  # S::f(x), or a method called inside another
+        if method is not None:
+            return method
         overloads = self.functions.get(node.name)
-        if overloads and not (is_intrinsic(node.name) and _no_viable(overloads, arg_types)):
+        intrinsic = is_intrinsic(node.name) and self.intrinsic_declared(node.name)
+        if overloads and not (intrinsic and _no_viable(overloads, arg_types)):
             return self.call_user_function(node, overloads, arg_types)
-        if self.scope.lookup(node.name) is not None:
-            self.error(f"'{node.name}' is not a function", node.coord)
+        variable = self.scope.lookup(node.name)
+        if variable is not None:
+            if isinstance(variable.type, T.StructType) and self.methods_named(variable.type, "operator()"):
+                # declared as DXC allows; calling it is not lowered yet
+                self.error(f"calling '{node.name}' through its struct's 'operator()' is not supported by shc",
+                           node.coord)
+            else:
+                self.error(f"'{node.name}' is not a function", node.coord)
             return ERROR
-        if not is_intrinsic(node.name):
-            self.error(f"use of undeclared identifier '{node.name}'", node.coord)
+        if not intrinsic:
+            if not self.missing_name_gated(node.name, node.coord):
+                self.error(f"use of undeclared identifier '{node.name}'", node.coord)
             return ERROR
         if ERROR in arg_types:
             return ERROR
@@ -260,12 +297,17 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             self.error(str(failure), node.coord)
             return ERROR
         node.decl = resolution
+        self.check_call_model(node.name, resolution, node.coord)
         self.check_intrinsic_arguments(node.args, arg_types, resolution)
         if resolution.group == "atomic":
             self.check_atomic_destination(node.args[0])
         return resolution.return_type
 
-    def call_user_function(self, node: ast.Call, overloads, arg_types) -> T.Type:
+    def call_user_function(self, node: ast.Call, overloads, arg_types, name: str | None = None,
+                           args: list | None = None) -> T.Type:
+        """Resolve ``node`` against ``overloads``; an operator (methods.py) passes its name and operands."""
+        name = node.name if name is None else name
+        args = node.args if args is None else args
         best, best_cost, ambiguous = None, None, False
         for func in overloads:
             cost = _call_cost(func, arg_types)
@@ -278,16 +320,16 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         if best is None:
             if ERROR not in arg_types:
                 shown = ", ".join(str(t) for t in arg_types)
-                self.error(f"no matching function for call to '{node.name}({shown})'", node.coord)
+                self.error(f"no matching function for call to '{name}({shown})'", node.coord)
             return overloads[0].type if len(overloads) == 1 else ERROR
         if ambiguous:
             if ERROR not in arg_types:
-                self.error(f"call to '{node.name}' is ambiguous", node.coord)
+                self.error(f"call to '{name}' is ambiguous", node.coord)
             return ERROR
         node.decl = best
         params = [p.type for p in best.params[: len(arg_types)]]
         outs = tuple(i for i, p in enumerate(best.params[: len(arg_types)]) if p.direction != "in")
-        self.check_call_arguments(node.args, arg_types, params, outs)
+        self.check_call_arguments(args, arg_types, params, outs)
         if self.function is not None:
             self.calls.setdefault(self.function, []).append(node)
         return best.type
@@ -309,25 +351,37 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
         for index in resolution.truncated_args:
             if index < len(args):
                 self.warning(f"implicit truncation of vector type ('{arg_types[index]}' to "
-                             f"'{resolution.param_types[index]}')", args[index].coord)
+                             f"'{resolution.param_types[index]}')", args[index].coord, "conversion")
+        for index, (arg, param) in enumerate(zip(args, resolution.param_types)):
+            # DXC's float_like functions (sqrt, floor, pow ...) compute a double in float
+            if (index not in resolution.out_params and not is_untyped_literal(arg)
+                    and _element_bits(arg_types[index], "float") == 64 and _element_bits(param, "float") == 32):
+                self.warning(f"conversion from larger type '{arg_types[index]}' to smaller type '{param}', "
+                             f"possible loss of data", arg.coord, "conversion")
 
     def visit_MethodCall(self, node: ast.MethodCall) -> T.Type:
         obj = self.visit(node.obj)
         arg_types = [self.visit(arg) for arg in node.args]
-        if obj is ERROR or ERROR in arg_types:
+        template = self.template_argument(node)
+        if obj is ERROR or ERROR in arg_types or template is ERROR:
             return ERROR
+        if isinstance(obj, T.StructType) and template is None:
+            return self.method_call(node, obj, arg_types)  # a user-defined method (methods.py)
         try:
-            resolution = lookup_method(obj, node.name, arg_types)
+            resolution = lookup_method(obj, node.name, arg_types, template)
         except IntrinsicError as failure:
             self.error(str(failure), node.coord)
             return ERROR
         node.decl = resolution
+        self.check_call_model(node.name, resolution, node.coord)
         self.check_intrinsic_arguments(node.args, arg_types, resolution)
         return resolution.return_type
 
     # ------------------------------------------------------- member, index
     def visit_Member(self, node: ast.Member) -> T.Type:
-        obj = self.visit(node.obj)
+        return self.member_of(node, self.visit(node.obj))
+
+    def member_of(self, node: ast.Member, obj: T.Type) -> T.Type:
         if obj is ERROR:
             return ERROR
         if isinstance(obj, T.StructType):
@@ -351,19 +405,26 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
             node.swizzle = indexes
             return T.vector(obj.element, len(indexes))
         if isinstance(obj, T.ResourceType) and node.name == "mips":
-            self.error(f"'.mips[level][pos]' on '{obj}' is not supported by shc yet; use Load(int3(pos, level))",
-                       node.coord)
+            self.error(f"'.mips' of '{obj}' is used as tex.mips[level][pos], indexed twice", node.coord)
             return ERROR
         self.error(f"member reference base type '{obj}' is not a structure or vector", node.coord)
         return ERROR
 
     def visit_Index(self, node: ast.Index) -> T.Type:
+        if is_mips_access(node):
+            return self.mips_or_index(node)
         obj = self.visit(node.obj)
-        index = self.visit(node.index)
+        return self.index_of(node, obj, self.visit(node.index))
+
+    def index_of(self, node: ast.Index, obj: T.Type, index: T.Type) -> T.Type:
         if obj is ERROR:
             return ERROR
         if isinstance(obj, T.ResourceType):
             return self.index_resource(node, obj, index)
+        overloaded = self.operator_call(node, "[]", obj, [node.index], [index]) \
+            if isinstance(obj, T.StructType) and index is not ERROR else None
+        if overloaded is not None:
+            return overloaded
         if index is not ERROR and not (isinstance(index, T.ScalarType) and index.kind != "bool"):
             self.error(f"array subscript must be an integer, not '{index}'", node.index.coord)
         if isinstance(obj, T.ArrayType):
@@ -388,6 +449,9 @@ class ExpressionChecker(LValueRules, ast.NodeVisitor):
     def index_resource(self, node: ast.Index, obj: T.ResourceType, index: T.Type) -> T.Type:
         if obj.element is None:
             self.error(f"'{obj}' has no [] operator; use Load/Store", node.coord)
+            return ERROR
+        if obj.kind in ("AppendStructuredBuffer", "ConsumeStructuredBuffer"):
+            self.error(f"'{obj}' has no [] operator; use {obj.kind[:-len('StructuredBuffer')]}", node.coord)
             return ERROR
         if index is ERROR:
             return obj.element
@@ -448,6 +512,12 @@ def _fold(op: str, left: int, right: int) -> int | None:
     }
     operation = operations.get(op)
     return operation() if operation else None
+
+
+def _element_bits(t: T.Type, kind: str) -> int:
+    """The bit width of ``t``'s element when it is of ``kind`` (scalar, vector or matrix), else 0."""
+    element = getattr(t, "element", t)
+    return element.bits if isinstance(element, T.ScalarType) and element.kind == kind else 0
 
 
 def is_untyped_literal(expr) -> bool:

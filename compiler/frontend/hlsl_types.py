@@ -91,7 +91,9 @@ class MatrixType(Type):
 
     @property
     def row_type(self) -> Type:
-        return vector(self.element, self.cols)
+        """``m[i]``: a vector even for one column (``float3x1``'s rows are ``float1``, so
+        ``m[i][0]`` works as in DXC)."""
+        return VectorType(self.element, self.cols)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +111,25 @@ class ArrayType(Type):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class StructType(Type):
+    """A struct; a derived one (``struct B : A``) holds its base's fields first, in the base's
+    order (a base field the derived struct declares again is kept as ``A::name``), so a ``B``
+    starts with an ``A`` in every layout and converts to one by dropping the rest."""
+
     name: str
     fields: tuple[tuple[str, Type], ...]
+    base: StructType | None = None
 
     def __str__(self) -> str:
         return self.name
+
+    def derives_from(self, other: Type) -> bool:
+        """``other`` is this struct's base, or its base's base..."""
+        base = self.base
+        while base is not None:
+            if base == other:
+                return True
+            base = base.base
+        return False
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, StructType) and other.name == self.name
@@ -134,6 +150,8 @@ RESOURCE_KINDS: dict[str, tuple[bool, int, bool, bool]] = {
     "RWBuffer": (True, 1, False, False),
     "StructuredBuffer": (False, 1, False, False),
     "RWStructuredBuffer": (True, 1, False, False),
+    "AppendStructuredBuffer": (True, 1, False, False),  # UAVs with a hidden counter, no []
+    "ConsumeStructuredBuffer": (True, 1, False, False),
     "ByteAddressBuffer": (False, 1, False, False),
     "RWByteAddressBuffer": (True, 1, False, False),
     "Texture1D": (False, 1, True, False),
@@ -267,7 +285,13 @@ def builtin_type_names() -> dict[str, Type]:
     return names
 
 
-BUILTIN_TYPES = builtin_type_names()
+# SM 6.6: four 8-bit integers packed in a 32-bit uint. Front-end types (DXC's p32u8/p32i8):
+# they convert to and from uint without changing a bit, and the IR sees them as uint.
+UINT8_4_PACKED = ScalarType("uint8_t4_packed", 32, "uint")
+INT8_4_PACKED = ScalarType("int8_t4_packed", 32, "uint")
+PACKED_TYPES = {t.name: t for t in (UINT8_4_PACKED, INT8_4_PACKED)}
+
+BUILTIN_TYPES = {**builtin_type_names(), **PACKED_TYPES}
 
 def common_scalar(a: ScalarType, b: ScalarType) -> ScalarType:
     """The element type a binary operator computes in (DXC's usual arithmetic conversions).

@@ -19,13 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Template letters: name -> (element class, shape class).
-# Element classes: "numeric" (int/uint/float; bool becomes int), "floating" (integers
-# become float; half stays half), "integer", "any" (bool allowed), "bits32" (32-bit
+# Element classes: "numeric" (int/uint/float; bool becomes int), "floating" (DXC's
+# float_like: half stays half, every other type becomes float, a double with a warning),
+# "any_float" (half, float and double stay; integers become float), "integer", "any" (bool allowed), "bits32" (32-bit
 # int/uint/float), "atomic" (32/64-bit int/uint), or a scalar type name (every
 # argument converts to it). Shape classes: "any" (scalar/vector/matrix), "sv" (no matrix).
 TEMPLATES: dict[str, tuple[str, str]] = {
     "T": ("numeric", "any"),
     "F": ("floating", "any"),
+    "E": ("any_float", "any"),
     "I": ("integer", "any"),
     "A": ("any", "any"),
     "R": ("bits32", "any"),
@@ -37,12 +39,16 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "K": ("integer", "sv"),
     "X": ("any", "sv"),
     "B": ("bool", "any"),
+    "H": ("bits16", "any"),
+    "P": ("int16or32", "sv"),  # pack_u8 / pack_s8
+    "S": ("sint16or32", "sv"),  # pack_clamp_*: signed only, as in DXC
 }
 
 # How --help and diagnostics explain each letter.
 TEMPLATE_DOCS: dict[str, str] = {
     "T": "int, uint or float scalar, vector or matrix (bool becomes int)",
-    "F": "floating-point scalar, vector or matrix (integers become float)",
+    "F": "half or float scalar, vector or matrix (integers and double become float)",
+    "E": "half, float or double scalar, vector or matrix (integers become float)",
     "I": "int or uint scalar, vector or matrix",
     "A": "any numeric or bool scalar, vector or matrix",
     "R": "32-bit int, uint or float scalar, vector or matrix",
@@ -54,6 +60,9 @@ TEMPLATE_DOCS: dict[str, str] = {
     "K": "int or uint scalar or vector",
     "X": "any numeric or bool scalar or vector",
     "B": "bool scalar, vector or matrix (numbers become bool)",
+    "H": "16-bit int16_t, uint16_t or half scalar, vector or matrix",
+    "P": "16- or 32-bit int or uint vector",
+    "S": "16- or 32-bit signed int vector",
 }
 
 GROUPS = ("math", "bits", "conversion", "wave", "quad", "barrier", "atomic", "resource", "misc")
@@ -71,6 +80,7 @@ class Entry:
     writes_resource: bool = False
     kinds: frozenset[str] = frozenset()  # methods: the resource kinds that have it
     rejected: str = ""  # recognised but refused: the message to show
+    vector_sizes: tuple[int, ...] = ()  # every argument must be a vector of one of these sizes
 
 
 def fn(group: str, name: str, doc: str, *signatures: str, uniform: bool = False) -> Entry:
@@ -87,11 +97,11 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("math", "min", "smaller of two values, per component", "T min(T a, T b)"),
     fn("math", "max", "larger of two values, per component", "T max(T a, T b)"),
     fn("math", "clamp", "x limited to [lo, hi], per component", "T clamp(T x, T lo, T hi)"),
-    fn("math", "saturate", "x clamped to [0, 1]", "F saturate(F x)"),
+    fn("math", "saturate", "x clamped to [0, 1]", "E saturate(E x)"),
     fn("math", "lerp", "linear interpolation a + s * (b - a)", "F lerp(F a, F b, F s)"),
     fn("math", "sqrt", "square root", "F sqrt(F x)"),
     fn("math", "rsqrt", "reciprocal square root", "F rsqrt(F x)"),
-    fn("math", "rcp", "reciprocal 1 / x", "F rcp(F x)"),
+    fn("math", "rcp", "reciprocal 1 / x", "E rcp(E x)"),
     fn("math", "exp", "e raised to x", "F exp(F x)"),
     fn("math", "exp2", "2 raised to x", "F exp2(F x)"),
     fn("math", "log", "natural logarithm", "F log(F x)"),
@@ -117,6 +127,9 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("math", "modf", "fractional part; whole part through ip", "F modf(F x, out F ip)"),
     fn("math", "dot", "dot product of two vectors", "T:1 dot(T:n a, T:n b)"),
     fn("math", "transpose", "rows and columns swapped", "T:c*r transpose(T:r*c m)"),
+    fn("math", "reflect", "i reflected about the normal n: i - 2 * dot(i, n) * n", "F:n reflect(F:n i, F:n n)"),
+    fn("math", "refract", "i refracted through the normal n with index ratio eta (0 on total internal reflection)",
+       "F:n refract(F:n i, F:n n, F:1 eta)"),
     fn("math", "cross", "cross product of two 3-vectors", "F:3 cross(F:3 a, F:3 b)"),
     fn("math", "length", "Euclidean length of a vector", "F:1 length(F:n v)"),
     fn("math", "distance", "distance between two points", "F:1 distance(F:n a, F:n b)"),
@@ -151,6 +164,14 @@ FUNCTIONS: tuple[Entry, ...] = (
        "T:n mul(T:n a, T:1 b)",
        "T:r*c mul(T:1 a, T:r*c b)",
        "T:r*c mul(T:r*c a, T:1 b)"),
+    Entry("AddUint64", "math", "64-bit add of (low, high) uint pairs, carry included",
+          ("U:n AddUint64(U:n a, U:n b)",), vector_sizes=(2, 4)),
+    fn("math", "dot2add", "acc + a.x * b.x + a.y * b.y, products and sum in float",
+       "float dot2add(half2 a, half2 b, float acc)"),
+    fn("math", "dot4add_i8packed", "acc + dot product of the four signed bytes of a and of b",
+       "int dot4add_i8packed(uint a, uint b, int acc)"),
+    fn("math", "dot4add_u8packed", "acc + dot product of the four unsigned bytes of a and of b",
+       "uint dot4add_u8packed(uint a, uint b, uint acc)"),
     # bits
     fn("bits", "countbits", "number of set bits", "uint<I> countbits(I x)"),
     fn("bits", "firstbithigh", "index of the highest set bit (sign bit skipped for int), -1 if none",
@@ -163,6 +184,27 @@ FUNCTIONS: tuple[Entry, ...] = (
     fn("conversion", "asint", "bit pattern reinterpreted as int", "int<R> asint(R x)"),
     fn("conversion", "asfloat", "bit pattern reinterpreted as float", "float<R> asfloat(R x)"),
     fn("conversion", "asdouble", "double from its low and high 32 bits", "double<U> asdouble(U low, U high)"),
+    fn("conversion", "asint16", "bit pattern of a 16-bit value reinterpreted as int16_t", "int16_t<H> asint16(H x)"),
+    fn("conversion", "asuint16", "bit pattern of a 16-bit value reinterpreted as uint16_t",
+       "uint16_t<H> asuint16(H x)"),
+    fn("conversion", "asfloat16", "bit pattern of a 16-bit value reinterpreted as half", "half<H> asfloat16(H x)"),
+    fn("conversion", "D3DCOLORtoUBYTE4", "a D3DCOLOR's channels as bytes: int4(x.zyxw * 255.001953)",
+       "int4 D3DCOLORtoUBYTE4(float4 x)"),
+    # SM 6.6 packed bytes: pack_* keep the low 8 bits of each component, pack_clamp_* saturate first
+    fn("conversion", "pack_u8", "low bytes of four integers packed, x lowest", "uint8_t4_packed pack_u8(P:4 v)"),
+    fn("conversion", "pack_s8", "low bytes of four integers packed, x lowest", "int8_t4_packed pack_s8(P:4 v)"),
+    fn("conversion", "pack_clamp_u8", "four integers clamped to [0, 255] and packed, x lowest",
+       "uint8_t4_packed pack_clamp_u8(S:4 v)"),
+    fn("conversion", "pack_clamp_s8", "four integers clamped to [-128, 127] and packed, x lowest",
+       "int8_t4_packed pack_clamp_s8(S:4 v)"),
+    fn("conversion", "unpack_u8u32", "the four bytes, zero-extended, x from the lowest",
+       "uint4 unpack_u8u32(uint8_t4_packed v)"),
+    fn("conversion", "unpack_u8u16", "the four bytes, zero-extended, x from the lowest",
+       "uint16_t4 unpack_u8u16(uint8_t4_packed v)"),
+    fn("conversion", "unpack_s8s32", "the four bytes, sign-extended, x from the lowest",
+       "int4 unpack_s8s32(int8_t4_packed v)"),
+    fn("conversion", "unpack_s8s16", "the four bytes, sign-extended, x from the lowest",
+       "int16_t4 unpack_s8s16(int8_t4_packed v)"),
     fn("conversion", "f32tof16", "float to half bits in the low 16 bits of a uint", "uint<G> f32tof16(G x)"),
     fn("conversion", "f16tof32", "half bits in the low 16 bits of x to float", "float<U> f16tof32(U x)"),
     # wave
@@ -198,6 +240,20 @@ FUNCTIONS: tuple[Entry, ...] = (
        "W WavePrefixProduct(W value)"),
     fn("wave", "WavePrefixCountBits", "number of active lanes below this one with true",
        "uint WavePrefixCountBits(bool b)"),
+    fn("wave", "WaveMatch", "mask of the active lanes whose value has the same bits as this lane's",
+       "uint4 WaveMatch(W value)"),
+    fn("wave", "WaveMultiPrefixSum", "sum over the active lanes of mask below this one",
+       "W WaveMultiPrefixSum(W value, uint4 mask)"),
+    fn("wave", "WaveMultiPrefixProduct", "product over the active lanes of mask below this one",
+       "W WaveMultiPrefixProduct(W value, uint4 mask)"),
+    fn("wave", "WaveMultiPrefixCountBits", "number of active lanes of mask below this one with true",
+       "uint WaveMultiPrefixCountBits(bool b, uint4 mask)"),
+    fn("wave", "WaveMultiPrefixBitAnd", "bitwise and over the active lanes of mask below this one",
+       "K WaveMultiPrefixBitAnd(K value, uint4 mask)"),
+    fn("wave", "WaveMultiPrefixBitOr", "bitwise or over the active lanes of mask below this one",
+       "K WaveMultiPrefixBitOr(K value, uint4 mask)"),
+    fn("wave", "WaveMultiPrefixBitXor", "bitwise xor over the active lanes of mask below this one",
+       "K WaveMultiPrefixBitXor(K value, uint4 mask)"),
     fn("wave", "WaveShuffleXor", "value of lane WaveGetLaneIndex() ^ laneMask (shc extension)",
        "X WaveShuffleXor(X value, uint laneMask)"),
     # quad
@@ -209,6 +265,8 @@ FUNCTIONS: tuple[Entry, ...] = (
     # misc
     fn("misc", "NonUniformResourceIndex", "marks a resource index that differs between lanes",
        "uint NonUniformResourceIndex(uint index)"),
+    fn("misc", "CheckAccessFullyMapped", "whether a Load's status says all it read was mapped (always: "
+       "shc has no tiled resources; status != 0)", "bool CheckAccessFullyMapped(uint status)"),
     refused("misc", "ddx", "screen-space derivative", "'ddx' needs pixel-shader derivatives; not available in compute"),
     refused("misc", "ddy", "screen-space derivative", "'ddy' needs pixel-shader derivatives; not available in compute"),
     refused("misc", "fwidth", "screen-space derivative", "'fwidth' needs pixel-shader derivatives; not available in compute"),
@@ -248,6 +306,7 @@ FUNCTIONS: tuple[Entry, ...] = (
 # Resource kinds by what they can do.
 TYPED_BUFFERS = frozenset({"Buffer", "RWBuffer"})
 STRUCTURED_BUFFERS = frozenset({"StructuredBuffer", "RWStructuredBuffer"})
+COUNTED_BUFFERS = frozenset({"AppendStructuredBuffer", "ConsumeStructuredBuffer"})
 BYTE_ADDRESS_BUFFERS = frozenset({"ByteAddressBuffer", "RWByteAddressBuffer"})
 RW_BYTE_ADDRESS = frozenset({"RWByteAddressBuffer"})
 SAMPLED_TEXTURES = frozenset({"Texture1D", "Texture1DArray", "Texture2D", "Texture2DArray", "Texture3D",
@@ -270,9 +329,27 @@ def refused_method(kinds: frozenset[str], name: str, message: str) -> Entry:
 _NO_SAMPLING = "{type} cannot be sampled: RW textures have no sampler methods; use Load or operator[]"
 
 
-def _byte_address_atomic(name: str, doc: str) -> Entry:
-    return method(RW_BYTE_ADDRESS, name, doc,
-                  f"void {name}(uint address, uint value, [out uint original])", group="atomic", writes=True)
+def _byte_address_atomic(name: str, doc: str, signed: bool = False) -> Entry:
+    """A 32-bit atomic at a byte address; ``signed``: an ``int`` overload too, which compares
+    signed (Min and Max, as DXC's ``int`` overloads do)."""
+    types = ("uint", "int") if signed else ("uint",)
+    forms = [f"void {name}(uint address, {t} value, [out {t} original])" for t in types]
+    return method(RW_BYTE_ADDRESS, name, doc, *forms, group="atomic", writes=True)
+
+
+def _byte_address_atomic64(name: str, doc: str, params: str, result: str = "[out {t} original]") -> Entry:
+    """SM 6.6's 64-bit atomics on a byte address (8-aligned): one overload per signedness, which
+    decides how Min64/Max64 compare."""
+    forms = [f"void {name}(uint address, {params.format(t=t)}{', ' + result.format(t=t) if result else ''})"
+             for t in ("uint64_t", "int64_t")]
+    return method(RW_BYTE_ADDRESS, name, doc, *forms, group="atomic", writes=True)
+
+
+def _gather_cmp(name: str, channel: str) -> Entry:
+    return method(GATHER_TEXTURES, name, f"the {channel} channel of the four bilinear texels, each compared with "
+                  f"the reference (the sampler's comparison): 1 or 0",
+                  f"float4 {name}(SamplerComparisonState s, $coord uv, float compare)",
+                  f"float4 {name}(SamplerComparisonState s, $coord uv, float compare, $offset offset)")
 
 
 def _gather(name: str, channel: str) -> Entry:
@@ -282,17 +359,28 @@ def _gather(name: str, channel: str) -> Entry:
 
 
 METHODS: tuple[Entry, ...] = (
-    method(TYPED_BUFFERS | STRUCTURED_BUFFERS, "Load", "element at index", "$elem Load(int index)"),
+    method(TYPED_BUFFERS | STRUCTURED_BUFFERS, "Load", "element at index", "$elem Load(int index)",
+           "$elem Load(int index, out uint status)"),
     method(TYPED_BUFFERS, "GetDimensions", "number of elements", "void GetDimensions(out uint count)"),
-    method(STRUCTURED_BUFFERS, "GetDimensions", "number of structures and their stride in bytes",
+    method(STRUCTURED_BUFFERS | COUNTED_BUFFERS, "GetDimensions", "number of structures and their stride in bytes",
            "void GetDimensions(out uint count, out uint stride)"),
+    method(frozenset({"RWStructuredBuffer"}), "IncrementCounter",
+           "adds 1 to the buffer's hidden counter; the value before", "uint IncrementCounter()", writes=True),
+    method(frozenset({"RWStructuredBuffer"}), "DecrementCounter",
+           "subtracts 1 from the buffer's hidden counter; the value after", "uint DecrementCounter()", writes=True),
+    method(frozenset({"AppendStructuredBuffer"}), "Append",
+           "stores value at the hidden counter's value, which it increments", "void Append($elem value)",
+           writes=True),
+    method(frozenset({"ConsumeStructuredBuffer"}), "Consume",
+           "decrements the hidden counter and loads the element at its new value", "$elem Consume()", writes=True),
     method(BYTE_ADDRESS_BUFFERS, "GetDimensions", "size in bytes", "void GetDimensions(out uint bytes)"),
-    method(BYTE_ADDRESS_BUFFERS, "Load", "one uint at a byte address (multiple of 4)", "uint Load(uint address)"),
-    method(BYTE_ADDRESS_BUFFERS, "Load2", "two uints at a byte address", "uint2 Load2(uint address)"),
-    method(BYTE_ADDRESS_BUFFERS, "Load3", "three uints at a byte address", "uint3 Load3(uint address)"),
-    method(BYTE_ADDRESS_BUFFERS, "Load4", "four uints at a byte address", "uint4 Load4(uint address)"),
-    method(RW_BYTE_ADDRESS, "Store", "stores one uint at a byte address",
-           "void Store(uint address, uint value)", writes=True),
+    method(BYTE_ADDRESS_BUFFERS, "Load", "one uint at a byte address (multiple of 4), or a T with Load<T>",
+           "uint Load(uint address)", "$T Load(uint address)", "uint Load(uint address, out uint status)",
+           "$T Load(uint address, out uint status)"),
+    *(method(BYTE_ADDRESS_BUFFERS, f"Load{n}", f"{n} uints at a byte address", f"uint{n} Load{n}(uint address)",
+             f"uint{n} Load{n}(uint address, out uint status)") for n in (2, 3, 4)),
+    method(RW_BYTE_ADDRESS, "Store", "stores one uint at a byte address, or a T with Store<T>",
+           "void Store(uint address, uint value)", "void Store(uint address, $T value)", writes=True),
     method(RW_BYTE_ADDRESS, "Store2", "stores two uints at a byte address",
            "void Store2(uint address, uint2 value)", writes=True),
     method(RW_BYTE_ADDRESS, "Store3", "stores three uints at a byte address",
@@ -300,8 +388,8 @@ METHODS: tuple[Entry, ...] = (
     method(RW_BYTE_ADDRESS, "Store4", "stores four uints at a byte address",
            "void Store4(uint address, uint4 value)", writes=True),
     _byte_address_atomic("InterlockedAdd", "atomic add at a byte address"),
-    _byte_address_atomic("InterlockedMin", "atomic min at a byte address"),
-    _byte_address_atomic("InterlockedMax", "atomic max at a byte address"),
+    _byte_address_atomic("InterlockedMin", "atomic min at a byte address", signed=True),
+    _byte_address_atomic("InterlockedMax", "atomic max at a byte address", signed=True),
     _byte_address_atomic("InterlockedAnd", "atomic and at a byte address"),
     _byte_address_atomic("InterlockedOr", "atomic or at a byte address"),
     _byte_address_atomic("InterlockedXor", "atomic xor at a byte address"),
@@ -312,9 +400,19 @@ METHODS: tuple[Entry, ...] = (
            group="atomic", writes=True),
     method(RW_BYTE_ADDRESS, "InterlockedCompareStore", "atomic compare-and-store at a byte address",
            "void InterlockedCompareStore(uint address, uint compare, uint value)", group="atomic", writes=True),
+    *(_byte_address_atomic64(f"Interlocked{fn}64", f"64-bit atomic {fn.lower()} at a byte address", "{t} value")
+      for fn in ("Add", "Min", "Max", "And", "Or", "Xor")),
+    _byte_address_atomic64("InterlockedExchange64", "64-bit atomic swap at a byte address", "{t} value",
+                           "out {t} original"),
+    _byte_address_atomic64("InterlockedCompareExchange64", "64-bit atomic compare-and-swap at a byte address",
+                           "{t} compare, {t} value", "out {t} original"),
+    _byte_address_atomic64("InterlockedCompareStore64", "64-bit atomic compare-and-store at a byte address",
+                           "{t} compare, {t} value", ""),
     # Textures. $loc has a mip component unless the texture is RW.
     method(LOADABLE_TEXTURES, "Load", "texel at an integer location (plus mip level for read-only textures)",
-           "$elem Load($loc location)", "$elem Load($loc location, $offset offset)"),
+           "$elem Load($loc location)", "$elem Load($loc location, $offset offset)",
+           "$elem Load($loc location, $offset offset, out uint status)"),
+    method(RW_TEXTURES, "Load", "texel at an integer location", "$elem Load($loc location, out uint status)"),
     method(TEXTURES, "GetDimensions", "size in texels (and array elements / mip levels)",
            "void GetDimensions($sizes)", "void GetDimensions($fsizes)"),
     method(SAMPLED_TEXTURES, "GetDimensions", "size of a mip level and the number of levels",
@@ -326,6 +424,13 @@ METHODS: tuple[Entry, ...] = (
     method(SAMPLED_TEXTURES, "SampleGrad", "filtered sample with explicit gradients",
            "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy)",
            "$elem SampleGrad(SamplerState s, $coord uv, $grad ddx, $grad ddy, $offset offset)"),
+    method(SAMPLED_TEXTURES - {"Texture3D"}, "SampleCmpLevelZero",
+           "mip 0 filtered after comparing the reference with each texel (the sampler's comparison)",
+           "float SampleCmpLevelZero(SamplerComparisonState s, $coord uv, float compare)",
+           "float SampleCmpLevelZero(SamplerComparisonState s, $coord uv, float compare, $offset offset)"),
+    *(_gather_cmp(name, channel) for name, channel in (("GatherCmp", "first"), ("GatherCmpRed", "red"),
+                                                       ("GatherCmpGreen", "green"), ("GatherCmpBlue", "blue"),
+                                                       ("GatherCmpAlpha", "alpha"))),
     *(_gather(name, channel) for name, channel in (("Gather", "first"), ("GatherRed", "red"),
                                                    ("GatherGreen", "green"), ("GatherBlue", "blue"),
                                                    ("GatherAlpha", "alpha"))),

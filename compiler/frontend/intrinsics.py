@@ -240,16 +240,23 @@ def _argument_cost(mode: str, arg: T.Type, param: T.Type) -> Cost | None:
 
 _ELEMENT_CLASSES = {
     "numeric": lambda e: T.INT if e.kind == "bool" else e,
-    "floating": lambda e: e if e.is_float else T.FLOAT,
+    "floating": lambda e: e if e.is_float and e.bits <= 32 else T.FLOAT,  # DXC's float_like
+    "any_float": lambda e: e if e.is_float else T.FLOAT,
     "integer": lambda e: e if e.is_integer else None,
     "any": lambda e: e,
     "bits32": lambda e: e if e.bits == 32 and e.kind != "bool" else None,
     "atomic": lambda e: e if e.is_integer and e.bits in (32, 64) else None,
+    "bits16": lambda e: e if e.bits == 16 and e.kind != "bool" else None,
+    "int16or32": lambda e: e if e.is_integer and e.bits in (16, 32) else None,
+    "sint16or32": lambda e: e if e.kind == "int" and e.bits in (16, 32) else None,
 }
 _CLASS_NAMES = {
     "integer": "an integer type",
     "bits32": "a 32-bit int, uint or float type",
     "atomic": "a 32- or 64-bit int or uint",
+    "bits16": "a 16-bit int16_t, uint16_t or half type",
+    "int16or32": "a 16- or 32-bit int or uint type",
+    "sint16or32": "a 16- or 32-bit signed int type (int or int16_t)",
 }
 
 
@@ -451,7 +458,18 @@ def lookup_function(name: str, arg_types: Sequence[T.Type], literal_args: Collec
         raise IntrinsicError(f"unknown intrinsic function '{name}'")
     if entry.rejected:
         raise IntrinsicError(entry.rejected)
+    if entry.vector_sizes:
+        _check_vector_sizes(entry, arg_types)
     return _resolve(entry, f"'{name}'", _function_signatures(name), list(arg_types), frozenset(literal_args))
+
+
+def _check_vector_sizes(entry: Entry, arg_types: Sequence[T.Type]) -> None:
+    """Intrinsics whose arguments are vectors of certain sizes only, not splatted or cut to
+    them (``AddUint64`` on uint2 or uint4, as DXC requires)."""
+    wanted = " or ".join(f"{size}-component" for size in entry.vector_sizes) + " vectors"
+    for index, arg in enumerate(arg_types):
+        if not (isinstance(arg, T.VectorType) and arg.size in entry.vector_sizes):
+            raise IntrinsicError(f"'{entry.name}' takes {wanted} (argument {index + 1} is {arg})")
 
 
 # ---------------------------------------------------------------------------
@@ -505,7 +523,17 @@ def _expand(text: str, res: T.ResourceType) -> str:
 
 @lru_cache(maxsize=None)
 def _method_signatures(texts: tuple[str, ...], res: T.ResourceType) -> tuple[Signature, ...]:
+    return _parse_method_signatures(texts, res)
+
+
+def _parse_method_signatures(texts: tuple[str, ...], res: T.ResourceType,
+                             template: T.Type | None = None) -> tuple[Signature, ...]:
+    """The overloads of a method; ``$T`` is the template argument (``Load<T>``), and the forms
+    that use it exist only when one is given. (Not cached with a template: two structs of one
+    name in two sources are equal types.)"""
     env = method_placeholders(res)
+    if template is not None:
+        env["$T"] = template
     signatures = []
     for text in texts:
         try:
@@ -526,15 +554,22 @@ def is_method(obj_type: T.Type, name: str) -> bool:
     return isinstance(obj_type, T.ResourceType) and (obj_type.kind, name) in _METHODS
 
 
-def lookup_method(obj_type: T.Type, name: str, arg_types: Sequence[T.Type]) -> Resolution:
-    """Resolve ``obj.name(args)`` on a resource; samplers and values have no methods."""
+def lookup_method(obj_type: T.Type, name: str, arg_types: Sequence[T.Type],
+                  template: T.Type | None = None) -> Resolution:
+    """Resolve ``obj.name(args)`` (``obj.name<template>(args)``) on a resource; samplers and
+    values have no methods."""
     entries = _METHODS.get((obj_type.kind, name)) if isinstance(obj_type, T.ResourceType) else None
     if not entries:
         raise IntrinsicError(_not_a_method(obj_type, name))
     if entries[0].rejected:
         raise IntrinsicError(entries[0].rejected.format(type=obj_type))
     texts = tuple(text for entry in entries for text in entry.signatures)
-    signatures = _method_signatures(texts, obj_type)
+    if template is not None:
+        texts = tuple(text for text in texts if "$T" in text)
+        if not texts:
+            raise IntrinsicError(f"'{name}' of {obj_type} takes no template argument")
+    signatures = _method_signatures(texts, obj_type) if template is None else \
+        _parse_method_signatures(texts, obj_type, template)
     return _resolve(entries[0], f"'{name}' of {obj_type}", signatures, list(arg_types), ())
 
 

@@ -4,10 +4,14 @@ Identifiers that name a type become ``TYPE_NAME`` (or ``TEMPLATE_NAME`` for type
 that take ``<...>`` arguments) through a lookup the parser provides, so the
 grammar can tell ``(float3)x`` from ``(x)`` the way C parsers do. Inside template
 arguments ``>>`` is split into two ``>``, so ``vector<vector<float, 2>>`` lexes.
+A member template method (``buf.Load<float2>(0)``, ``buf.Store<half>(0, h)``) is told from
+a comparison (``s.Load < x``) by what follows the name: ``<`` and a type name make the name
+a ``TEMPLATE_METHOD`` token, whose argument list then lexes like a type's.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import ply.lex as lex
@@ -19,6 +23,8 @@ KEYWORDS = {
     "continue": "CONTINUE", "default": "DEFAULT", "discard": "DISCARD", "do": "DO",
     "else": "ELSE", "false": "FALSE", "for": "FOR", "if": "IF", "packoffset": "PACKOFFSET",
     "register": "REGISTER", "return": "RETURN", "struct": "STRUCT", "switch": "SWITCH",
+    "class": "STRUCT",  # HLSL's class is a struct: no access control, every member public
+    "operator": "OPERATOR",
     "true": "TRUE", "typedef": "TYPEDEF", "while": "WHILE", "void": "VOID",
 }
 
@@ -31,12 +37,16 @@ MODIFIERS = {
 
 # Type names that take template arguments.
 TEMPLATE_TYPES = {"vector", "matrix", "ConstantBuffer", *RESOURCE_KINDS}
+# Resource methods that take a template argument (``Load<float2>``), and what must follow
+# such a name for it to be one: ``<`` and an identifier (checked to be a type name).
+TEMPLATE_METHODS = {"Load", "Store"}
+_TEMPLATE_ARGUMENT = re.compile(r"\s*<\s*([A-Za-z_][A-Za-z0-9_]*)")
 # Built-in type names that do not need arguments (byte-address buffers, samplers and
 # resources written without an element type default to float4).
 PLAIN_TYPES = set(BUILTIN_TYPES) | set(SAMPLER_KINDS) | set(RESOURCE_KINDS) | {"vector", "matrix"}
 
 tokens = (
-    "ID", "TYPE_NAME", "TEMPLATE_NAME", "MODIFIER",
+    "ID", "TYPE_NAME", "TEMPLATE_NAME", "TEMPLATE_METHOD", "MODIFIER",
     "INT_CONST", "FLOAT_CONST", "STRING",
     # operators
     "PLUS", "MINUS", "TIMES", "DIVIDE", "MOD", "OR", "AND", "NOT", "XOR", "LSHIFT", "RSHIFT",
@@ -87,7 +97,7 @@ class Lexer:
 
     def _track_templates(self, tok: lex.LexToken) -> lex.LexToken:
         """Split ``>>`` closing template arguments; count braces to spot unmatched ``}``."""
-        if tok.type == "LT" and self._last_type == "TEMPLATE_NAME":
+        if tok.type == "LT" and self._last_type in ("TEMPLATE_NAME", "TEMPLATE_METHOD"):
             self._template_depth += 1
         elif tok.type == "GT" and self._template_depth:
             self._template_depth -= 1
@@ -161,7 +171,17 @@ class Lexer:
             t.type = "TEMPLATE_NAME"
         elif word in PLAIN_TYPES or self.is_type_name(word):
             t.type = "TYPE_NAME"
+        elif word in TEMPLATE_METHODS and self._last_type == "PERIOD" and self._names_a_type_after(t):
+            t.type = "TEMPLATE_METHOD"
         return t
+
+    def _names_a_type_after(self, t) -> bool:
+        """Whether ``<`` and a type name follow the token ``t`` (``Load<float2>``, not ``Load < n``)."""
+        following = _TEMPLATE_ARGUMENT.match(t.lexer.lexdata, t.lexpos + len(t.value))
+        if following is None:
+            return False
+        word = following.group(1)
+        return word in TEMPLATE_TYPES or word in PLAIN_TYPES or word == "struct" or self.is_type_name(word)
 
     t_COLONCOLON = r"::"
     t_PLUSPLUS = r"\+\+"

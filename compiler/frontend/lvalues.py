@@ -59,6 +59,8 @@ def lvalue_problem(expr) -> str | None:
             return f"swizzle '{expr.name}', which repeats a component"
         return lvalue_problem(expr.obj)
     if isinstance(expr, ast.Index):
+        if expr.decl is not None:
+            return ""  # a struct's operator[] returns a value
         obj_type = expr.obj.type
         if isinstance(obj_type, T.ResourceType):
             if not obj_type.writable:
@@ -69,6 +71,9 @@ def lvalue_problem(expr) -> str | None:
 
 
 def _declaration_problem(decl) -> str | None:
+    if isinstance(decl, ast.FieldRef):  # a member of a method's object
+        const = "const" in decl.this_param.modifiers
+        return f"member '{decl.name}' in a const method" if const else None
     if decl is None:
         return None  # an undeclared name: already reported
     if isinstance(decl, ast.Param):

@@ -39,6 +39,55 @@ class DeclarationGrammar:
             modifiers=modifiers, semantic=p[6 + offset], coord=self._coord(p, 2 + offset),
         )
 
+    def p_function_head_const(self, p):
+        """function_head : function_head MODIFIER"""
+        if p[2] != "const":
+            self.diagnostics.error(f"'{p[2]}' cannot follow a function's parameters", self._coord(p, 2))
+        p[1].const_method = True  # sema refuses it on a function that is not a method
+        p[0] = p[1]
+
+    def p_function_head_qualified(self, p):
+        """function_head : declaration_specifiers TYPE_NAME COLONCOLON ID LPAREN parameter_list_opt RPAREN semantic_opt"""
+        modifiers, type_spec = p[1]
+        p[0] = ast.FuncDecl(return_type=type_spec, name=p[4], params=p[6], modifiers=modifiers, semantic=p[8],
+                            coord=self._coord(p, 4), qualifier=p[2])
+
+    def p_function_head_operator(self, p):
+        """function_head : declaration_specifiers operator_name LPAREN parameter_list_opt RPAREN semantic_opt"""
+        modifiers, type_spec = p[1]
+        name, coord = p[2]
+        p[0] = ast.FuncDecl(return_type=type_spec, name=name, params=p[4], modifiers=modifiers, semantic=p[6],
+                            coord=coord)
+
+    def p_operator_name(self, p):
+        """operator_name : OPERATOR PLUS
+                         | OPERATOR MINUS
+                         | OPERATOR TIMES
+                         | OPERATOR DIVIDE
+                         | OPERATOR MOD
+                         | OPERATOR XOR
+                         | OPERATOR AND
+                         | OPERATOR OR
+                         | OPERATOR NOT
+                         | OPERATOR LNOT
+                         | OPERATOR LT
+                         | OPERATOR GT
+                         | OPERATOR LE
+                         | OPERATOR GE
+                         | OPERATOR EQ
+                         | OPERATOR NE
+                         | OPERATOR ANDAND
+                         | OPERATOR OROR
+                         | OPERATOR LSHIFT
+                         | OPERATOR RSHIFT
+                         | OPERATOR PLUSPLUS
+                         | OPERATOR MINUSMINUS
+                         | OPERATOR assignment_operator
+                         | OPERATOR LBRACKET RBRACKET
+                         | OPERATOR LPAREN RPAREN"""
+        symbol = p[2][0] if isinstance(p[2], tuple) else "".join(p[2:])  # assignment_operator: (op, coord)
+        p[0] = ("operator" + symbol, self._coord(p, 1))  # sema says which may be overloaded
+
     def p_parameter_list_opt(self, p):
         """parameter_list_opt : parameter_list
                               | empty"""
@@ -213,16 +262,23 @@ class DeclarationGrammar:
     def p_struct_definition(self, p):
         """struct_definition : struct_head LBRACE struct_member_list RBRACE
                              | struct_head LBRACE RBRACE"""
-        name, coord = p[1]
+        (name, coord), base = p[1]
         items = p[3] if len(p) == 5 else []
         members = [item for item in items if isinstance(item, ast.VarDecl)]
-        nested = [item for item in items if not isinstance(item, ast.VarDecl)]
-        p[0] = (nested, ast.StructDecl(name, members, coord=coord))
+        methods = [item for item in items if isinstance(item, ast.FuncDecl)]
+        nested = [item for item in items if not isinstance(item, (ast.VarDecl, ast.FuncDecl))]
+        p[0] = (nested, ast.StructDecl(name, members, coord=coord, base=base, methods=methods))
 
     def p_struct_head(self, p):
-        """struct_head : STRUCT ID
+        """struct_head : struct_name
+                       | struct_name COLON TYPE_NAME"""
+        base = ast.TypeSpec(p[3], coord=self._coord(p, 3)) if len(p) == 4 else None
+        p[0] = (p[1], base)
+
+    def p_struct_name(self, p):
+        """struct_name : STRUCT ID
                        | STRUCT TYPE_NAME"""
-        self.type_names.add(p[2])
+        self.type_names.add(p[2])  # before the body, whose methods may name the struct
         p[0] = (p[2], self._coord(p, 2))
 
     def p_struct_member_list(self, p):
@@ -234,6 +290,10 @@ class DeclarationGrammar:
         """struct_member : declaration
                          | struct_declaration"""
         p[0] = flatten(p[1])  # a nested struct is hoisted next to the one that contains it
+
+    def p_struct_member_method(self, p):
+        """struct_member : function_definition"""
+        p[0] = [p[1]]  # a method: sema gives it its struct and its implicit 'this'
 
     def p_struct_member_error(self, p):
         """struct_member : error SEMI"""

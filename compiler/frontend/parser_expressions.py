@@ -136,6 +136,14 @@ class ExpressionGrammar:
             self.diagnostics.error("called object is not a function or method", self._coord(p, 2))
             p[0] = callee
 
+    def p_postfix_template_method(self, p):
+        """postfix_expression : postfix_expression PERIOD TEMPLATE_METHOD LT type_specifier GT LPAREN argument_list_opt RPAREN"""
+        p[0] = ast.MethodCall(p[1], p[3], p[8], template=p[5], coord=self._coord(p, 3))
+
+    def p_postfix_qualified_call(self, p):
+        """postfix_expression : TYPE_NAME COLONCOLON ID LPAREN argument_list_opt RPAREN"""
+        p[0] = ast.Call(p[3], p[5], coord=self._coord(p, 3), qualifier=p[1])  # S::f(x), Base::f()
+
     def p_postfix_member(self, p):
         """postfix_expression : postfix_expression PERIOD ID
                               | postfix_expression PERIOD TYPE_NAME

@@ -54,7 +54,8 @@ class StatementGrammar:
             p[2].attributes = p[1] + p[2].attributes
         else:
             for attribute in p[1]:
-                self.diagnostics.warning(f"attribute '{attribute.name}' ignored on this statement", attribute.coord)
+                self.diagnostics.warning(f"attribute '{attribute.name}' ignored on this statement", attribute.coord,
+                                         "ignored-attributes")
         p[0] = p[2]
 
     def p_statement_error(self, p):

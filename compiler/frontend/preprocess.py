@@ -29,6 +29,7 @@ from pcpp.preprocessor import trigraph
 
 from ..diagnostics import (CompileError, Coord, Diagnostics, SourceFileError, display_path, nesting_guard,
                            read_source_text)
+from .preprocess_diagnostics import MISSING_ANGLE, MacroDefinitions, error_text
 from .preprocess_limits import (INPUT_TOO_LARGE, MAX_EXPANSION_TOKENS, MAX_INCLUDE_DEPTH, MAX_INPUT_TOKENS,
                                 MAX_MACRO_NESTING, MAX_OUTPUT_SIZE, MAX_OUTPUT_TOKENS, NESTED_TOO_DEEPLY,
                                 CheckedEvaluator, ExpansionSizes, LimitExceeded, expansion_too_large)
@@ -146,6 +147,7 @@ class _Preprocessor(pcpp.Preprocessor):
         self.sizes = None  # pcpp defines __DATE__ and friends while it starts
         super().__init__()
         self.sizes = ExpansionSizes(self.macros, self.t_ID, self.t_WS)
+        self.definitions = MacroDefinitions(diagnostics)
         self.evaluator = CheckedEvaluator(self.evaluator, self)
         self.main_name = main_name
         self.diagnostics = diagnostics
@@ -239,7 +241,7 @@ class _Preprocessor(pcpp.Preprocessor):
     # -- hooks -------------------------------------------------------------
     def on_error(self, file, line, msg):
         self.return_code += 1
-        message = _error_text(msg)
+        message = error_text(msg)
         if message == MISSING_ANGLE:
             coord = self._include_coord()
         elif not file or file == "unknown" or not line:
@@ -261,6 +263,8 @@ class _Preprocessor(pcpp.Preprocessor):
                 self.diagnostics.error(f"'{name}': {failure.reason}", self._include_coord())
             raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove) from None
         self.files.add(includepath, name, text)
+        if name != self.main_name:  # the main file included again (a cycle) keeps no site
+            self.diagnostics.include_sites.setdefault(name, self.directive_coord())
         return io.StringIO(text)
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
@@ -385,6 +389,9 @@ class _Preprocessor(pcpp.Preprocessor):
         if problem:
             self.diagnostics.error(*problem)
             return
+        if tokens[0].source:  # a #define (-D options are recorded by _preprocess)
+            body = "".join(tok.value for tok in tokens[1:])
+            self.definitions.define(tokens[0].value, body, self.coord_of(tokens[0]))
         super().define(tokens)
         self.sizes.forget()
 
@@ -427,6 +434,7 @@ class _Preprocessor(pcpp.Preprocessor):
                                    self.directive_coord())
             return
         super().undef(tokens)
+        self.definitions.forget(tokens[0].value)
         self.sizes.forget()
 
     def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
@@ -435,7 +443,7 @@ class _Preprocessor(pcpp.Preprocessor):
         if directive.value == "error":
             self.diagnostics.error(f"#error {text}".rstrip(), coord)
         elif directive.value == "warning":
-            self.diagnostics.warning(f"#warning {text}".rstrip(), coord)
+            self.diagnostics.warning(f"#warning {text}".rstrip(), coord, "#warnings")
         elif directive.value == "pragma":
             pass  # pragmas other than 'once' do not change a compute shader
         elif directive.value == "line":
@@ -478,32 +486,6 @@ def remap_line(remaps: list[tuple[int, int, str]], path: str, line: int) -> tupl
     return result
 
 
-# pcpp's messages in clang's words.
-MISSING_ANGLE = "missing terminating '>' character"
-_MESSAGES = (
-    (re.compile(r"Unterminated #"), "unterminated conditional directive"),
-    (re.compile(r"Misplaced #(\w+)"), r"#\1 without #if"),
-    (re.compile(r"Malformed #include <"), MISSING_ANGLE),
-)
-_EVALUATION_ERRORS = {"ZeroDivisionError": "division by zero", "ShiftCountTooLarge": "shift count is too large"}
-
-
-def _error_text(message: str) -> str:
-    message = message.strip()
-    evaluation = re.match(r"Could not evaluate expression due to (\w+)\(.*\(passed to evaluator: '(.*)'\)$", message,
-                          re.DOTALL)
-    if evaluation:
-        reason = _EVALUATION_ERRORS.get(evaluation.group(1), "invalid expression")
-        expression = " ".join(evaluation.group(2).split())
-        shown = expression if len(expression) <= 60 else expression[:57] + "..."
-        return f"{reason} in preprocessor expression '{shown}'"
-    for pattern, words in _MESSAGES:
-        match = pattern.match(message)
-        if match:
-            return match.expand(words)
-    return message[:1].lower() + message[1:] if message else "preprocessing error"
-
-
 def preprocess(
     text: str,
     filename: str,
@@ -528,11 +510,16 @@ def _preprocess(text: str, filename: str, diagnostics: Diagnostics, defines: dic
     files.add(filename, filename, text)
     search_path = [os.path.abspath(d) for d in include_dirs or []] + [str(STDLIB_DIR)]
     pre = _Preprocessor(diagnostics, files, filename, search_path)
+    command_line = []  # each -D as clang shows it: '#define NAME VALUE' on a line of <command line>
     for name, value in (defines or {}).items():
         if not re.fullmatch(r"[A-Za-z_]\w*(\([\w\s,.]*\))?", name):
             diagnostics.error(f"invalid macro name '{name}' in -D", Coord("<command line>", 1, 1))
             continue
+        command_line.append(f"#define {name} {value}")
+        macro = name.split("(")[0]
+        pre.definitions.define(macro, name[len(macro):] + " " + value, Coord("<command line>", len(command_line), 9))
         pre.define(f"{name} {value}")
+    diagnostics.sources.add("<command line>", "\n".join(command_line))
     pre.parse(text, filename)
     return _collect(pre, filename)
 
@@ -572,6 +559,9 @@ def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
         previous = tok
         if tok.expanded_from:
             coord, expanded = site, True
+            definition = pre.definitions.where(tok.expanded_from[-1])  # the outermost macro, used at site
+            if definition is not None:
+                pre.diagnostics.expansions.setdefault(site, (tok.expanded_from[-1], definition))
         else:
             coord, expanded = pre.coord_of(tok), False
         pieces = value.split("\n")

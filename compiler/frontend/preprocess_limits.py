@@ -212,7 +212,7 @@ def _is(item, value: str) -> bool:
 
 
 class ShiftCountTooLarge(ArithmeticError):
-    """A left shift by 64 bits or more in #if (pcpp's message names this class; _error_text words it)."""
+    """A left shift by 64 bits or more in #if (pcpp's message names this class; error_text words it)."""
 
 
 class CheckedEvaluator:

@@ -25,6 +25,9 @@ from . import hlsl_types as T
 from .conversions import ERROR
 from .entry import MAX_STATEMENT_NESTING, EntryRules, Program, array_limit_error, too_deeply_nested
 from .expressions import ExpressionChecker
+from .methods import StructRules
+from .facts import always_returns, innermost, scalar_count
+from .language import Language, LanguageRules, without_16bit_types
 from ..diagnostics import UNKNOWN, CompileError, Coord, Diagnostics
 
 __all__ = ["Checker", "Program", "Scope", "check"]
@@ -46,11 +49,14 @@ class Scope:
         return None
 
 
-class Checker(EntryRules, ExpressionChecker):
-    def __init__(self, diagnostics: Diagnostics):
+class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
+    def __init__(self, diagnostics: Diagnostics, language: Language = Language()):
         self.diagnostics = diagnostics
-        self.types: dict[str, T.Type] = dict(T.BUILTIN_TYPES)
+        self.language = language
+        builtin = T.BUILTIN_TYPES if language.has_16bit_types else without_16bit_types(T.BUILTIN_TYPES)
+        self.types: dict[str, T.Type] = dict(builtin)
         self.functions: dict[str, list[ast.FuncDecl]] = {}
+        self.methods: dict[str, dict[str, list[ast.FuncDecl]]] = {}  # struct -> name -> overloads
         self.globals = Scope()
         self.scope = self.globals
         self.function: ast.FuncDecl | None = None
@@ -65,8 +71,8 @@ class Checker(EntryRules, ExpressionChecker):
     def error(self, message: str, coord: Coord) -> None:
         self.diagnostics.error(message, coord)
 
-    def warning(self, message: str, coord: Coord) -> None:
-        self.diagnostics.warning(message, coord)
+    def warning(self, message: str, coord: Coord, group: str) -> None:
+        self.diagnostics.warning(message, coord, group)
 
     # ------------------------------------------------------------------ types
     def resolve_type(self, spec: ast.TypeSpec) -> T.Type:
@@ -86,7 +92,8 @@ class Checker(EntryRules, ExpressionChecker):
             return self._resolve_resource(spec)
         resolved = self.types.get(name)
         if resolved is None:
-            self.error(f"unknown type name '{name}'", spec.coord)
+            if not self.missing_type(name, spec.coord):
+                self.error(f"unknown type name '{name}'", spec.coord)
             return ERROR
         if spec.args:
             self.error(f"type '{name}' does not take template arguments", spec.coord)
@@ -139,7 +146,7 @@ class Checker(EntryRules, ExpressionChecker):
                 self.error(f"'{name}' takes no type argument", spec.coord)
             return T.ResourceType(name, None, coherent)
         if element is None:
-            if name.startswith(("StructuredBuffer", "RWStructuredBuffer")):
+            if "Structured" in name:
                 self.error(f"'{name}' needs an element type: {name}<T>", spec.coord)
             element = T.VectorType(T.FLOAT, 4)
         if "Structured" not in name and not element.is_numeric and element is not ERROR:
@@ -174,7 +181,9 @@ class Checker(EntryRules, ExpressionChecker):
     def check_unit(self, unit: ast.TranslationUnit) -> None:
         for decl in unit.decls:
             self.position = decl.coord
-            if isinstance(decl, ast.FuncDecl):
+            if isinstance(decl, ast.FuncDecl) and decl.qualifier is not None:
+                self.define_method(decl)  # float S::f() { ... } (methods.py)
+            elif isinstance(decl, ast.FuncDecl):
                 self.declare_function(decl)
                 if decl.body is not None:
                     self.check_function_body(decl)
@@ -199,20 +208,6 @@ class Checker(EntryRules, ExpressionChecker):
         else:
             self.check_global(decl)
 
-    def check_struct(self, decl: ast.StructDecl) -> None:
-        members = []
-        seen: set[str] = set()
-        for member in decl.members:
-            member.type = self.declared_type(member.type_spec, member.dims, member.modifiers)
-            if member.name in seen:
-                self.error(f"duplicate member '{member.name}'", member.coord)
-            seen.add(member.name)
-            if isinstance(member.type, (T.ResourceType, T.SamplerType)):
-                self.error("resources are not allowed in structs", member.coord)
-            members.append((member.name, member.type))
-        decl.type = T.StructType(decl.name, tuple(members))
-        self.declare_type(decl)
-
     def check_typedef(self, decl: ast.Typedef) -> None:
         decl.type = self.declared_type(decl.type_spec, decl.dims, decl.type_spec.modifiers)
         self.declare_type(decl)
@@ -226,7 +221,7 @@ class Checker(EntryRules, ExpressionChecker):
 
     def variable_type(self, var: ast.VarDecl) -> T.Type:
         declared = self.declared_type(var.type_spec, var.dims, var.modifiers)
-        if _innermost(declared) == T.VOID:
+        if innermost(declared) == T.VOID:
             self.error(f"variable '{var.name}' cannot have type 'void'", var.coord)
             return ERROR
         return declared
@@ -245,7 +240,7 @@ class Checker(EntryRules, ExpressionChecker):
     def check_global(self, var: ast.VarDecl) -> None:
         var.type = self.variable_type(var)
         self.type_attribute_arguments(var.attributes)
-        base = _innermost(var.type)
+        base = innermost(var.type)
         if isinstance(base, (T.ResourceType, T.SamplerType)):
             var.storage = "resource"
         elif "groupshared" in var.modifiers:
@@ -278,6 +273,7 @@ class Checker(EntryRules, ExpressionChecker):
 
     def declare_function(self, func: ast.FuncDecl) -> None:
         func.type = self.resolve_type(func.return_type)
+        self.check_function_form(func)  # operators and const are for methods (methods.py)
         self.type_attribute_arguments(func.attributes)
         self.check_parameters(func)
         if self.globals.names.get(func.name) is not None:
@@ -323,12 +319,16 @@ class Checker(EntryRules, ExpressionChecker):
     # ------------------------------------------------------------- functions
     def check_function_body(self, func: ast.FuncDecl) -> None:
         self.function = func
-        self.scope = Scope(self.globals)
-        for param in func.params:
+        outer = self.globals
+        if func.owner is not None:  # a method: its object's members, then the globals
+            outer = Scope(self.globals)
+            outer.names.update(self.member_names(func))
+        self.scope = Scope(outer)
+        for param in ([func.this_param] if func.this_param is not None else []) + func.params:
             self.declare(param)
         self.check_compound(func.body, new_scope=False)
-        if func.type != T.VOID and not _always_returns(func.body):
-            self.warning(f"not all control paths of '{func.name}' return a value", func.coord)
+        if func.type != T.VOID and not always_returns(func.body):
+            self.warning(f"not all control paths of '{func.name}' return a value", func.coord, "return-type")
         self.scope = self.globals
         self.function = None
 
@@ -365,7 +365,7 @@ class Checker(EntryRules, ExpressionChecker):
         if "groupshared" in var.modifiers:
             self.error("groupshared variables must be declared at global scope", var.coord)
         var.storage = "static" if "static" in var.modifiers else "local"
-        if isinstance(_innermost(var.type), (T.ResourceType, T.SamplerType)) and var.init is None:
+        if isinstance(innermost(var.type), (T.ResourceType, T.SamplerType)) and var.init is None:
             self.error("a local resource variable must be initialized", var.coord)
         if var.init is not None:
             self.check_initializer(var)
@@ -378,7 +378,7 @@ class Checker(EntryRules, ExpressionChecker):
         """Only resource arrays may stay unbounded (``Texture2D t[]``); others need a size."""
         outer = var.type
         if isinstance(outer, T.ArrayType) and outer.size is None and not isinstance(
-            _innermost(outer), (T.ResourceType, T.SamplerType)
+            innermost(outer), (T.ResourceType, T.SamplerType)
         ):
             self.error(f"array '{var.name}' needs a size or an initializer", var.coord)
 
@@ -398,11 +398,11 @@ class Checker(EntryRules, ExpressionChecker):
         """
         provided = self._count_init(init)
         init.type = target
-        needed = _scalar_count(target)
+        needed = scalar_count(target)
         if provided is None or target is ERROR:
             return target
         if isinstance(target, T.ArrayType) and target.size is None:
-            per_element = _scalar_count(target.element)
+            per_element = scalar_count(target.element)
             if per_element and provided % per_element == 0 and provided:
                 target = T.ArrayType(target.element, provided // per_element)
                 init.type = target
@@ -422,7 +422,7 @@ class Checker(EntryRules, ExpressionChecker):
                 count = self._count_init(item)
             else:
                 item_type = self.visit(item)
-                count = _scalar_count(item_type)
+                count = scalar_count(item_type)
                 if count is None and item_type is not ERROR:
                     self.error(f"cannot use '{item_type}' in an initializer list", item.coord)
             total = None if total is None or count is None else total + count
@@ -453,7 +453,7 @@ class Checker(EntryRules, ExpressionChecker):
         self.type_attribute_arguments(stmt.attributes)
         for attribute in stmt.attributes:
             if attribute.name.lower() not in STATEMENT_ATTRIBUTES:
-                self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord)
+                self.warning(f"unknown attribute '{attribute.name}' ignored", attribute.coord, "unknown-attributes")
 
     def stmt_If(self, stmt: ast.If) -> None:
         self.check_statement_attributes(stmt)
@@ -542,44 +542,8 @@ class Checker(EntryRules, ExpressionChecker):
         self.convert(value_type, expected, stmt.value.coord)
 
 
-def _innermost(t: T.Type) -> T.Type:
-    while isinstance(t, T.ArrayType):
-        t = t.element
-    return t
-
-
-def _scalar_count(t: T.Type | None) -> int | None:
-    if t is None:
-        return None
-    if isinstance(t, (T.ScalarType, T.VectorType, T.MatrixType)):
-        return t.components
-    if isinstance(t, T.ArrayType):
-        inner = _scalar_count(t.element)
-        return None if inner is None or t.size is None else inner * t.size
-    if isinstance(t, T.StructType):
-        counts = [_scalar_count(field_type) for _, field_type in t.fields]
-        return None if None in counts else sum(counts)
-    return None
-
-
-def _always_returns(stmt: ast.Node | None) -> bool:
-    if stmt is None:
-        return False
-    if isinstance(stmt, ast.Return):
-        return True
-    if isinstance(stmt, ast.Compound):
-        return any(_always_returns(item) for item in stmt.items)
-    if isinstance(stmt, ast.If):
-        return _always_returns(stmt.then) and _always_returns(stmt.otherwise)
-    if isinstance(stmt, ast.Switch):
-        has_default = any(case.value is None for case in stmt.cases)
-        return has_default and all(any(_always_returns(i) for i in case.body) or not case.body
-                                   for case in stmt.cases) and bool(stmt.cases[-1].body)
-    return False
-
-
 def check(unit: ast.TranslationUnit, diagnostics: Diagnostics, entry: str = "main",
-          filename: str | None = None) -> Program | None:
+          filename: str | None = None, language: Language = Language()) -> Program | None:
     """Check ``unit`` and return its ``Program`` (None when the entry point is missing).
 
     An unexpected exception leaves with ``shc_coord`` set to the source position
@@ -589,10 +553,13 @@ def check(unit: ast.TranslationUnit, diagnostics: Diagnostics, entry: str = "mai
     if deep is not None:
         diagnostics.fatal(f"control flow nested too deeply (the limit is {MAX_STATEMENT_NESTING} "
                           f"statements inside one another)", deep.coord)
-    checker = Checker(diagnostics)
+    checker = Checker(diagnostics, language)
     try:
         checker.check_unit(unit)
-        return checker.check_entry(unit, entry, filename or unit.coord.file)
+        program = checker.check_entry(unit, entry, filename or unit.coord.file)
+        if program is not None:
+            program.language = language
+        return program
     except Exception as failure:
         if not isinstance(failure, CompileError):
             failure.shc_coord = checker.position

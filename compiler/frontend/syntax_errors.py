@@ -132,6 +132,8 @@ def _can_shift(lr: yacc.LRParser, kind: str) -> bool:
 
 def describe_expected(expected: set[str]) -> str:
     """'expected ...' for the tokens the parser could take (or 'unexpected')."""
+    if "OPERATOR" in expected:  # a declarator's name: 'operator+' and 'S::f' are rarer ways to write one
+        expected = expected - {"OPERATOR", "TYPE_NAME"}
     if "INT_CONST" in expected:
         return "expected expression"
     if expected and expected <= TYPE_START:

@@ -145,6 +145,8 @@ class Module:
     # The source variable each value was first assigned to, for reports (values that passes
     # replace simply drop out; temporaries have no entry).
     value_names: dict[Inst, str] = field(default_factory=dict)
+    # The source expression each temporary computed (``a * b``, ``tex.SampleLevel(...)``), for reports.
+    value_exprs: dict[Inst, str] = field(default_factory=dict)
 
     @property
     def lds_bytes(self) -> int:

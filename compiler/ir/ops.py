@@ -67,8 +67,8 @@ class Op(Enum):
     BUFFER_STORE = "buffer_store"
     TEXTURE_LOAD = "texture_load"
     TEXTURE_STORE = "texture_store"
-    TEXTURE_SAMPLE = "texture_sample"  # SampleLevel
-    TEXTURE_GATHER = "texture_gather"  # Gather, GatherRed/Green/Blue/Alpha
+    TEXTURE_SAMPLE = "texture_sample"  # SampleLevel, SampleGrad; SampleCmpLevelZero {compare}
+    TEXTURE_GATHER = "texture_gather"  # Gather, GatherRed/Green/Blue/Alpha; GatherCmp* {compare}
     RESOURCE_INFO = "resource_info"  # GetDimensions
     # atomics (attrs: fn add/and/or/xor/min/max/exchange/cmpxchg)
     LDS_ATOMIC = "lds_atomic"
@@ -90,6 +90,8 @@ class Op(Enum):
     WAVE_ANY_TRUE = "wave_any_true"
     WAVE_ALL_TRUE = "wave_all_true"
     WAVE_ALL_EQUAL = "wave_all_equal"
+    WAVE_MATCH = "wave_match"  # uint4 mask of the active lanes holding the same bits
+    WAVE_MULTI_PREFIX = "wave_multi_prefix"  # %value, %mask (uint4); fn: sum product and or xor
     QUAD_READ = "quad_read"  # attrs: lanes (quad_perm pattern), e.g. across_x = [1, 0, 3, 2]
     QUAD_READ_LANE_AT = "quad_read_lane_at"
     NON_UNIFORM = "non_uniform"  # NonUniformResourceIndex marker
@@ -157,7 +159,7 @@ WAVE_OPS = frozenset({
     Op.WAVE_LANE_INDEX, Op.WAVE_LANE_COUNT, Op.WAVE_IS_FIRST_LANE, Op.WAVE_READ_LANE_AT,
     Op.WAVE_READ_FIRST, Op.WAVE_SHUFFLE_XOR, Op.WAVE_ACTIVE, Op.WAVE_PREFIX, Op.WAVE_BALLOT,
     Op.WAVE_COUNT_BITS, Op.WAVE_PREFIX_COUNT_BITS, Op.WAVE_ANY_TRUE, Op.WAVE_ALL_TRUE,
-    Op.WAVE_ALL_EQUAL, Op.QUAD_READ, Op.QUAD_READ_LANE_AT,
+    Op.WAVE_ALL_EQUAL, Op.WAVE_MATCH, Op.WAVE_MULTI_PREFIX, Op.QUAD_READ, Op.QUAD_READ_LANE_AT,
 })
 LANE_EXCHANGE = frozenset({
     Op.DPP16, Op.DPP8, Op.PERMLANEX16, Op.DS_SWIZZLE, Op.DS_BPERMUTE, Op.READLANE,

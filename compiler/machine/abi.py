@@ -71,6 +71,10 @@ META_FIELDS = (
     "mip_offsets",  # index into the meta array where this texture's per-mip texel offsets start (or -1)
     "filter", "address",  # samplers: 0 point / 1 linear; 0 clamp, 1 wrap, 2 mirror, 3 border
 )
+# samplers, meta int 10 (9 is an unbounded resource array's length): the comparison function of
+# SampleCmp*, by index here (D3D's ``ref <op> texel``)
+META_COMPARISON = 10
+COMPARISONS = ("never", "less", "equal", "less_equal", "greater", "not_equal", "greater_equal", "always")
 META_INTS = 16
 
 

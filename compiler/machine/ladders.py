@@ -379,3 +379,51 @@ def read_lane_at_via_bpermute(
     other_half = ds_bpermute_b32(swapped, values, whole_wave, addresses)
     wants_same_half = (np.asarray(lanes_read) // HALF_SIZE) == (lanes // HALF_SIZE)
     return masked_write(old, np.where(wants_same_half, same_half, other_half), exec_lanes)
+
+
+# --------------------------------------------------------------------------------------
+# SM 6.5 partitions: WaveMatch, WaveMultiPrefix* (a readlane per lane, no loop)
+# --------------------------------------------------------------------------------------
+
+
+def match_via_readlane(values: np.ndarray, exec_lanes: np.ndarray, old: np.ndarray | None = None) -> np.ndarray:
+    """``WaveMatch(v)``: for each lane j, ``s = v_readlane(v, j)``, ``v_cmp_eq`` of every
+    component's bits with s, ``v_cndmask`` bit j into the word, ``v_or``; last, each word
+    ANDed with exec's (``values`` is (W,) or (W, n); the result (W, 4) uint32)."""
+    wave_size = len(exec_lanes)
+    columns = values.reshape(wave_size, -1)
+    bits = columns.astype(np.uint8) if columns.dtype == bool else columns.view(f"u{columns.dtype.itemsize}")
+    exec_mask = v_cmp_ballot(exec_lanes, exec_lanes)
+    result = np.zeros((wave_size, 4), dtype=np.uint32) if old is None else old.copy()
+    for word in range(wave_size // HALF_SIZE):
+        accumulated = np.zeros(wave_size, dtype=np.uint32)
+        for lane in range(HALF_SIZE * word, HALF_SIZE * (word + 1)):
+            same = np.all([column == v_readlane_b32(column, lane) for column in bits.T], axis=0)
+            accumulated |= np.where(same, np.uint32(1 << (lane % HALF_SIZE)), np.uint32(0))
+        exec_word = np.uint32((exec_mask >> (HALF_SIZE * word)) & 0xFFFFFFFF)
+        result[:, word] = masked_write(result[:, word], accumulated & exec_word, exec_lanes)
+    for word in range(wave_size // HALF_SIZE, 4):
+        result[:, word] = masked_write(result[:, word], np.zeros(wave_size, np.uint32), exec_lanes)
+    return result
+
+
+def multi_prefix_via_readlane(
+    op: ReduceOp | str, values: np.ndarray, masks: np.ndarray, exec_lanes: np.ndarray,
+    old: np.ndarray | None = None,
+) -> np.ndarray:
+    """``WaveMultiPrefix<op>(v, mask)``: ``members = mask & exec & (bits below the lane)``
+    per 32-bit word; then for j = 0 .. W-2, ``s = v_readlane(v, j)`` and, where bit j of
+    members is set, ``running = op(running, s)`` (``v_cndmask``), from the identity."""
+    op = _op(op)
+    wave_size = len(exec_lanes)
+    lanes = lane_ids(wave_size)
+    exec_mask = v_cmp_ballot(exec_lanes, exec_lanes)
+    below = (np.uint64(1) << lanes.astype(np.uint64)) - np.uint64(1)  # lanes 0..63: no overflow in 64 bits
+    members = (masks[:, 0].astype(np.uint64) | (masks[:, 1].astype(np.uint64) << np.uint64(32)))
+    members &= np.uint64(exec_mask) & below
+    running = np.full(wave_size, op.identity(values.dtype), dtype=values.dtype)
+    for lane in range(wave_size - 1):
+        member = ((members >> np.uint64(lane)) & np.uint64(1)).astype(bool)
+        combined = op(running, np.full(wave_size, v_readlane_b32(values, lane), values.dtype)).astype(values.dtype)
+        running = np.where(member, combined, running)
+    return masked_write(_destination(values, old), running, exec_lanes)

@@ -273,6 +273,67 @@ def wave_prefix_count_bits(condition: np.ndarray, exec_lanes: np.ndarray) -> Wav
     return WaveResult(np.where(exec_lanes, below, 0).astype(np.uint32), exec_lanes.copy())
 
 
+def _same_bits(values: np.ndarray) -> np.ndarray:
+    """``values`` (W,) or (W, n) as (W, n) unsigned integers of their width, to compare bit for bit."""
+    columns = values.reshape(len(values), -1)
+    if columns.dtype == bool:
+        return columns.astype(np.uint8)
+    return columns.view(np.dtype(f"u{columns.dtype.itemsize}"))
+
+
+def mask_words(lanes: np.ndarray) -> np.ndarray:
+    """A set of lanes (a bool per lane) as HLSL's uint4 mask: word k holds lanes 32k..32k+31."""
+    words = np.zeros(4, dtype=np.uint32)
+    for lane in np.flatnonzero(lanes):
+        words[lane // 32] |= np.uint32(1 << (lane % 32))
+    return words
+
+
+def mask_lanes(words: np.ndarray, wave_size: int) -> np.ndarray:
+    """The lanes of a uint4 mask (bits beyond the wave are ignored)."""
+    lanes = np.arange(wave_size)
+    return ((np.asarray(words, dtype=np.uint64)[lanes // 32] >> (lanes % 32).astype(np.uint64)) & 1).astype(bool)
+
+
+def wave_match(values: np.ndarray, exec_lanes: np.ndarray) -> WaveResult:
+    """``WaveMatch(v)``: on each active lane, the uint4 mask of the active lanes whose value
+    has the same bits as its own (every component, for a vector: +0.0 and -0.0 differ, a NaN
+    matches the same NaN). Shape (W, 4), uint32; 0 on inactive lanes."""
+    bits = _same_bits(values)
+    result = np.zeros((len(exec_lanes), 4), dtype=np.uint32)
+    for lane in np.flatnonzero(exec_lanes):
+        same = np.all(bits == bits[lane], axis=1) & exec_lanes
+        result[lane] = mask_words(same)
+    return WaveResult(result, exec_lanes.copy())
+
+
+def wave_multi_prefix(
+    op: ReduceOp | str, values: np.ndarray, masks: np.ndarray, exec_lanes: np.ndarray
+) -> WaveResult:
+    """``WaveMultiPrefixSum/Product/BitAnd/BitOr/BitXor(v, mask)``: exclusive, over the active
+    lanes below each lane that its own ``mask`` (a (W, 4) uint32 array) holds.
+
+    Accumulates left to right in lane order from the identity, as ``wave_prefix`` does;
+    lanes outside the mask are skipped, whatever their own mask says.
+    """
+    op = _reduce_op(op)
+    wave_size = len(exec_lanes)
+    result = np.zeros_like(values)
+    for lane in np.flatnonzero(exec_lanes):
+        members = mask_lanes(masks[lane], wave_size) & exec_lanes & (lane_ids(wave_size) < lane)
+        running = np.array([op.identity(values.dtype)])
+        for member in np.flatnonzero(members):
+            running = op(running, values[member : member + 1]).astype(values.dtype)
+        result[lane] = running[0]
+    return WaveResult(result, exec_lanes.copy())
+
+
+def wave_multi_prefix_count_bits(condition: np.ndarray, masks: np.ndarray, exec_lanes: np.ndarray) -> WaveResult:
+    """``WaveMultiPrefixCountBits(b, mask)``: how many active lanes of ``mask`` below this one have b."""
+    counted = np.asarray(condition, dtype=bool).astype(np.uint32)
+    return wave_multi_prefix("sum", counted, masks, exec_lanes)
+
+
 def _active_intrinsic(op_name: str) -> Callable[[np.ndarray, np.ndarray], WaveResult]:
     def intrinsic(values: np.ndarray, exec_lanes: np.ndarray) -> WaveResult:
         return wave_active(op_name, values, exec_lanes)
@@ -286,6 +347,14 @@ def _prefix_intrinsic(op_name: str) -> Callable[[np.ndarray, np.ndarray], WaveRe
         return wave_prefix(op_name, values, exec_lanes)
 
     intrinsic.__doc__ = f"WavePrefix (exclusive) scan with the {op_name!r} operator."
+    return intrinsic
+
+
+def _multi_prefix_intrinsic(op_name: str) -> Callable[[np.ndarray, np.ndarray, np.ndarray], WaveResult]:
+    def intrinsic(values: np.ndarray, masks: np.ndarray, exec_lanes: np.ndarray) -> WaveResult:
+        return wave_multi_prefix(op_name, values, masks, exec_lanes)
+
+    intrinsic.__doc__ = f"WaveMultiPrefix (exclusive, per mask) scan with the {op_name!r} operator."
     return intrinsic
 
 
@@ -311,6 +380,13 @@ HLSL_INTRINSICS: dict[str, Callable[..., WaveResult]] = {
     "WavePrefixSum": _prefix_intrinsic("sum"),
     "WavePrefixProduct": _prefix_intrinsic("product"),
     "WavePrefixCountBits": wave_prefix_count_bits,
+    "WaveMatch": wave_match,
+    "WaveMultiPrefixSum": _multi_prefix_intrinsic("sum"),
+    "WaveMultiPrefixProduct": _multi_prefix_intrinsic("product"),
+    "WaveMultiPrefixBitAnd": _multi_prefix_intrinsic("and"),
+    "WaveMultiPrefixBitOr": _multi_prefix_intrinsic("or"),
+    "WaveMultiPrefixBitXor": _multi_prefix_intrinsic("xor"),
+    "WaveMultiPrefixCountBits": wave_multi_prefix_count_bits,
     "QuadReadAcrossX": quad_read_across_x,
     "QuadReadAcrossY": quad_read_across_y,
     "QuadReadAcrossDiagonal": quad_read_across_diagonal,

@@ -66,15 +66,16 @@ def _normalised(values, element: T.ScalarType) -> Constant:
 
 
 def _min_max(op: Op, element: T.ScalarType):
-    """NumPy's ``minimum``/``maximum``: a NaN operand wins (the first if both are); of
-    equal values (0.0 and -0.0) float16 keeps the first, wider types the second."""
-    ties_to_first = element.kind == "float" and element.bits == 16
+    """D3D's ``min``/``max`` as the interpreter computes them (NumPy's ``fmin``/``fmax``): a
+    NaN operand loses to a number (of two NaNs the second is kept); of equal values (0.0 and
+    -0.0) a float keeps the first."""
+    ties_to_first = element.kind == "float"
 
     def pick(a, b):
         if math.isnan(a):
-            return a
-        if math.isnan(b):
             return b
+        if math.isnan(b):
+            return a
         if a == b:
             return a if ties_to_first else b
         smaller = a if a < b else b

@@ -90,6 +90,8 @@ class HotLine:
     line: int
     live_vgprs: int
     values: list[str]  # the VGPR values alive there: source variable names where known, else IR names
+    # The calls the worst instruction of the line was inlined through, innermost first (InlineSite)
+    chain: tuple = ()
 
 
 @dataclass
@@ -105,6 +107,7 @@ class RegisterDemand:
     live_out: dict[Block, frozenset[Inst]]
     names: dict[Inst, str]
     source_names: dict[Inst, str] = field(default_factory=dict)
+    source_exprs: dict[Inst, str] = field(default_factory=dict)  # temporaries: the expression they hold
     stamp: tuple = ()  # the function this was computed for (``function_stamp``)
     fixed_vgpr_parts: dict[str, int] = field(default_factory=dict)
     fixed_sgpr_parts: dict[str, int] = field(default_factory=dict)
@@ -130,8 +133,9 @@ class RegisterDemand:
         return self.names.get(value, "%?")
 
     def source_name(self, value: Inst) -> str:
-        """``v (%12)`` for a value a source variable held, else the IR name."""
-        source = self.source_names.get(value)
+        """``v (%12)`` for a value a source variable held, ``a * b (%13)`` for a temporary
+        holding a source expression, else the IR name."""
+        source = self.source_names.get(value) or self.source_exprs.get(value)
         return f"{source} ({self.name(value)})" if source else self.name(value)
 
     def hot_lines(self, n: int = 5) -> list[HotLine]:
@@ -147,7 +151,8 @@ class RegisterDemand:
         for (file, line), inst in worst.items():
             demand = self.per_inst[inst]
             values = sorted((v for v in demand.live if self.value_regs[v].vgprs), key=self._order)
-            lines.append(HotLine(file, line, demand.vgprs, [self.source_name(v) for v in values]))
+            lines.append(HotLine(file, line, demand.vgprs, [self.source_name(v) for v in values],
+                                 inst.coord.inlined_at))
         lines.sort(key=lambda hot: (-hot.live_vgprs, hot.file, hot.line))
         return lines[:n]
 
@@ -250,6 +255,7 @@ def analyze(module: Module, info: UniformityInfo) -> RegisterDemand:
         live_out={block: frozenset(values) for block, values in live_out.items()},
         names=dict(Printer(function).names),
         source_names=module.value_names,
+        source_exprs=module.value_exprs,
         fixed_vgpr_parts={"thread id": _thread_id_vgprs(function)},
         fixed_sgpr_parts=_fixed_sgprs(module.bindings),
     )

@@ -17,6 +17,8 @@ this file decides is *which* sequence an op gets:
 ``wave_active {fn}`` / ``wave_prefix {fn}``    identity fill + whole-wave DPP ladder
 ballot, count bits, prefix count bits,         ballot_mask + construct / bcnt / mbcnt /
 any/all true, all equal, is first lane         compares against the exec mask
+``wave_match`` / ``wave_multi_prefix {fn}``    a readlane per lane, compares / selects
+                                               (``wave_partitions.py``)
 ``wave_lane_index`` / ``wave_lane_count``      mbcnt of all ones / the wave size
 =============================================  =======================================
 
@@ -33,6 +35,7 @@ from typing import Callable
 
 from . import Pass, replace_and_remove
 from . import wave_ladders as ladders
+from . import wave_partitions as partitions
 from .constants import Constant, constant_of, evaluate
 from .uniformity import Uniformity
 from ..frontend import hlsl_types as T
@@ -99,6 +102,10 @@ class LowerWaveOps(Pass):
             return lambda b: _BALLOT_FAMILY[op](b, value())
         if op is Op.WAVE_ALL_EQUAL:
             return lambda b: ladders.all_equal(b, value(), inst.type)
+        if op is Op.WAVE_MATCH:
+            return lambda b: partitions.match(b, value())
+        if op is Op.WAVE_MULTI_PREFIX:
+            return lambda b: partitions.multi_prefix(b, attrs["fn"], value(), inst.operands[1])
         if op is Op.QUAD_READ:
             return lambda b: ladders.quad_read(b, value(), list(attrs["lanes"]))
         if op is Op.QUAD_READ_LANE_AT:

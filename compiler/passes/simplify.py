@@ -1,6 +1,6 @@
 """Simplification: algebraic identities, and folding selects and branches on constants.
 
-Identities (``x + 0``, ``x * 1``, ``x & ~0``, ``x | 0``, ``x ^ 0``, shifts by 0,
+Identities (``x + 0`` for integers, ``x + -0.0`` and ``x - 0.0`` for floats, ``x * 1``, ``x & ~0``, ``x | 0``, ``x ^ 0``, shifts by 0,
 a conversion to the same type, ``select(c, x, x)``) replace an instruction with
 one of its operands. ``x * 0`` folds only for integers (for floats NaN * 0 is
 NaN). A conditional branch on a constant becomes a plain branch, and the phis of
@@ -9,6 +9,8 @@ selection annotation once it stops selecting.
 """
 
 from __future__ import annotations
+
+import math
 
 from . import Pass, replace_and_remove
 from .constants import constant_of
@@ -63,6 +65,8 @@ class Simplify(Pass):
     def _identity_operand(self, inst: Inst) -> Inst | None:
         op, operands = inst.op, inst.operands
         same_type = _same
+        if op in (Op.ADD, Op.SUB) and _is_float(inst):
+            return _float_additive_identity(op, operands)
         if op in _RIGHT_IDENTITY and len(operands) == 2 and _is_all(operands[1], _RIGHT_IDENTITY[op]):
             return same_type(operands[0])
         if op in _LEFT_IDENTITY and len(operands) == 2 and _is_all(operands[0], _LEFT_IDENTITY[op]):
@@ -101,6 +105,25 @@ class Simplify(Pass):
                 phi.targets = [b for _, b in keep]
         if block.kind == "if":
             block.kind, block.merge = None, None
+
+
+def _float_additive_identity(op: Op, operands) -> Inst | None:
+    """``x + -0.0``, ``-0.0 + x`` and ``x - 0.0`` are ``x``; ``x + 0.0`` is not (``-0.0 + 0.0``
+    is ``+0.0``), nor is ``x - -0.0``."""
+    if len(operands) != 2:
+        return None
+    identity = -1.0 if op is Op.ADD else 1.0  # the sign the zero must have
+    if _all_signed_zeros(operands[1], identity):
+        return _same(operands[0])
+    if op is Op.ADD and _all_signed_zeros(operands[0], identity):
+        return _same(operands[1])
+    return None
+
+
+def _all_signed_zeros(inst: Inst, sign: float) -> bool:
+    constant = constant_of(inst)
+    return constant is not None and all(
+        component == 0 and math.copysign(1.0, component) == sign for component in constant.values)
 
 
 def _is_float(inst: Inst) -> bool:

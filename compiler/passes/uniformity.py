@@ -48,7 +48,7 @@ _WAVE_RESULTS = {
 # lane's own, so a scratch load at a uniform address still gives each lane its value.
 _LANE_RESULTS = {
     Op.WAVE_LANE_INDEX, Op.WAVE_IS_FIRST_LANE, Op.WAVE_PREFIX, Op.WAVE_PREFIX_COUNT_BITS,
-    Op.WAVE_SHUFFLE_XOR, Op.QUAD_READ, Op.QUAD_READ_LANE_AT, Op.LDS_ATOMIC, Op.BUFFER_ATOMIC,
+    Op.WAVE_SHUFFLE_XOR, Op.WAVE_MATCH, Op.WAVE_MULTI_PREFIX, Op.QUAD_READ, Op.QUAD_READ_LANE_AT, Op.LDS_ATOMIC, Op.BUFFER_ATOMIC,
     Op.DPP16, Op.DPP8, Op.PERMLANEX16, Op.DS_SWIZZLE, Op.DS_BPERMUTE, Op.MBCNT, Op.SET_INACTIVE,
     Op.WRITELANE, Op.LDS_EXCHANGE, Op.SCRATCH_LOAD,
 }
@@ -91,7 +91,7 @@ class Uniformity(Pass):
             elif level == WAVE:
                 self.diagnostics.warning(
                     "barrier under a condition that is uniform per wave but may differ between the "
-                    "group's waves", inst.coord)
+                    "group's waves", inst.coord, "uniformity")
 
 
 def analyze(function: Function) -> UniformityInfo:

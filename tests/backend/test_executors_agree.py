@@ -20,6 +20,7 @@ from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.backend.rdna2.simulate import simulate
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.interpret.run import run_wave
+from shc.compiler.machine import wavemodel as wm
 from shc.compiler.pipeline import Options, compile_source
 
 HEADER = "RWStructuredBuffer<uint> o : register(u0);\ncbuffer C : register(b0) { uint idx; uint count; }\n"
@@ -118,6 +119,42 @@ KERNELS = {
         [branch] if (idx == 7) { x = x + y; }
         o[tid] = x + y;
     """,
+    # HLSL 2021 structs: a method writing a member array at a run-time index (its object in
+    # scratch), a base's methods called on a derived object, derived-to-base conversion
+    "struct_methods_and_inheritance": """
+        struct Acc { uint v[4]; uint n;
+                     void push(uint x) { v[n] = x; n++; }
+                     uint total() { uint s = 0; for (uint i = 0; i < n; i++) s += v[i]; return s; } };
+        struct Scaled : Acc { uint k;
+                              uint scaled() { return total() * k; }
+                              void push2(uint x) { push(x); this.push(x * k); } };
+        Scaled s; s.n = 0; s.k = 3;
+        s.push(tid); s.push2(idx + tid);
+        Acc base = s;
+        base.push(7);
+        o[tid] = s.scaled() * 1000 + base.total();
+    """,
+    # local arrays of structs of arrays, run-time indexes at both levels, loads and stores
+    "struct_array_members_at_run_time_indexes": """
+        struct S { uint arr[4]; uint k; };
+        S s[3];
+        for (uint i = 0; i < 3; i++) { s[i].k = i; for (uint j = 0; j < 4; j++) s[i].arr[j] = i * 10 + j; }
+        s[idx].arr[tid & 3] = 100 + tid;
+        s[tid % 3].arr[count] += 1000;
+        o[tid] = s[idx].arr[tid & 3] + s[tid % 3].arr[(tid >> 2) & 3] * 7 + s[1].k;
+    """,
+    # member operators, and a method writing an element of a local array of structs
+    "struct_operators_and_element_methods": """
+        struct V { uint x; uint y;
+                   V operator+(V o) { V r; r.x = x + o.x; r.y = y + o.y; return r; }
+                   uint operator[](uint i) { return i == 0 ? x : y; }
+                   void bump() { x += 1; } };
+        V vs[4];
+        for (uint i = 0; i < 4; i++) { vs[i].x = tid + i; vs[i].y = i * 2; }
+        vs[tid & 3].bump();
+        V w = vs[idx] + vs[tid & 3];
+        o[tid] = w[0] * 100 + w[count & 1];
+    """,
     # a value computed in a branching block and read only by the merge's phi on the edge that
     # skips the arm: the host JIT wrote that edge after the arm, with the value gone ("read
     # where it was never computed": FSR 2's rcas, depth_clip, reconstruct_previous_depth)
@@ -128,6 +165,85 @@ KERNELS = {
         uint z = x + 1;
         if (tid & 1) { z = y; }
         o[tid] = y * 10 + z;
+    """,
+    # SM 6.6 pack/unpack and the packed dot products, lowered to shifts, masks, min/max and dot
+    # (the 16-bit unpacks pack halves with v_perm_b32)
+    "packed_byte_intrinsics": """
+        uint w = tid * 0x01030507u + idx * 0x10000000u + 0x00800000u;
+        int4 s = unpack_s8s32((int8_t4_packed)w);
+        uint4 u = unpack_u8u32((uint8_t4_packed)w);
+        int16_t4 s16 = unpack_s8s16((int8_t4_packed)(w ^ 0x80808080u));
+        uint16_t4 u16 = unpack_u8u16((uint8_t4_packed)(w >> 3));
+        uint p = pack_u8(u.wzyx) ^ pack_s8(s * 3) ^ pack_clamp_u8(s * 5 - 40) ^ pack_clamp_s8(s16);
+        p ^= pack_u8(u16) + pack_clamp_u8(int4(s16) * 7);
+        o[tid] = p + dot4add_i8packed(w, w ^ 0x5a5a5a5au, (int)tid) + dot4add_u8packed(w, 0x01020304u, count)
+               + (uint)(s.x + s16.y + u16.z);
+    """,
+    # AddUint64 on uint2 and uint4: the carry out of the low word
+    "add_uint64_carry": """
+        uint2 a = uint2(0xfffffff0u + tid, tid * 3);
+        uint4 b = uint4(tid * 0x10000000u, idx, 0xffffffffu - tid, tid);
+        uint2 r = AddUint64(a, uint2(17, count));
+        uint4 q = AddUint64(b, b.wzyx);
+        o[tid] = r.x * 3 + r.y * 5 + q.x + q.y * 7 + q.z * 11 + q.w * 13;
+    """,
+    # reflect, refract (some lanes totally reflect: 0) and D3DCOLORtoUBYTE4
+    "reflect_refract_color_bytes": """
+        float3 i = float3(tid * 0.25 - 3.0, -1.0, idx * 0.5);
+        float3 r = reflect(i, float3(0.6, 0.8, 0.0));
+        float3 f = refract(float3(0.6, -0.8, 0.0), float3(0.0, 1.0, 0.0), 0.25 + tid * 0.0625);
+        float2 g = refract(float2(0.8, -0.6), float2(0, 1), 1.5);
+        int4 c = D3DCOLORtoUBYTE4(float4(tid / 64.0, 0.5, 1.0 - tid / 64.0, idx / 4.0));
+        o[tid] = asuint(r.x + r.y * 3 + r.z * 5) ^ asuint(f.x * 7 + f.y) ^ asuint(g.x + g.y)
+               ^ (uint)(c.x + c.y * 256 + c.z * 65536 + c.w * 16777216);
+    """,
+    # dot2add and the 16-bit reinterpretations
+    "dot2add_and_16bit_bit_casts": """
+        half2 a = half2(tid * 0.5, 1.0 - tid * 0.25);
+        half2 b = half2(3.0, tid * 0.125);
+        float d = dot2add(a, b, tid * 0.75);
+        uint16_t2 u = asuint16(a);
+        half h = asfloat16((uint16_t)(0x3c00 + tid));
+        o[tid] = asuint(d) + (uint)(int)asint16(a.x) + (uint)u.y * 3 + (uint)asuint16(h) * 5
+               + asuint((float)asfloat16(asint16(b.y)));
+    """,
+    # rows of one-column matrices are 1-vectors (m[i][0]), transposes of 1xN / Nx1, and
+    # element-wise casts between arrays, vectors and matrices
+    "one_column_matrices_and_flat_casts": """
+        float3x1 m = float3x1(tid, tid + 1, idx);
+        float1x3 t = transpose(m);
+        m[idx][0] = t[0][1] * 2;
+        uint a[4] = {tid, tid * 2, idx, count};
+        float4 v = (float4)a;
+        typedef int I4[4];
+        I4 back = (I4)(v * 3);
+        int2x2 mm = (int2x2)a;
+        o[tid] = (uint)(m[2][0] + m[1].x * 10 + t[0][2] * 100) + back[1] + back[3] * 7 + mm[1][0] + mm._m11 * 3;
+    """,
+    # SM 6.5 partitions: WaveMatch on scalars, vectors and float bits (-0.0 is not 0.0), and every
+    # WaveMultiPrefix* over its partitions (a readlane per lane in the listing)
+    "wave_match_and_multi_prefix": """
+        uint key = (tid * 7 + idx) % 5;
+        uint4 m = WaveMatch(key);
+        uint4 mv = WaveMatch(uint2(tid & 3, tid % 3));
+        uint4 mf = WaveMatch((tid & 4) ? 0.0 : -0.0);
+        uint4 mh = WaveMatch(int3(tid & 1, -(int)(tid & 2), 7));
+        uint s = WaveMultiPrefixSum(tid + 1, m);
+        float p = WaveMultiPrefixProduct(tid * 0.5 + 1.0, m);
+        uint c = WaveMultiPrefixCountBits(tid & 1, m);
+        uint b = WaveMultiPrefixBitAnd(~tid, mv) ^ WaveMultiPrefixBitOr(tid << 3, mv) ^ WaveMultiPrefixBitXor(tid * 0x9e37u, mv);
+        int2 v = WaveMultiPrefixSum(int2(tid, -(int)tid * 3), mh);
+        o[tid] = m.x * 3 + m.y * 5 + s * 7 + asuint(p) + c * 11 + b + (mv.x ^ mv.y) + mf.x * 13 + mf.y
+               + mh.x * 17 + mh.y * 19 + (uint)(v.x * 23 + v.y);
+    """,
+    # the same under divergence: inactive lanes are in no partition and add nothing
+    "wave_match_and_multi_prefix_in_a_branch": """
+        uint r = tid;
+        if (tid % 3 != 1) {
+            uint4 m = WaveMatch((tid >> 2) & 1);
+            r = WaveMultiPrefixSum(tid * 5 + 1, m) * 3 + m.x + m.y * 7 + WaveMultiPrefixCountBits(tid > idx, m);
+        }
+        o[tid] = r + 1;
     """,
 }
 
@@ -214,3 +330,21 @@ def test_a_scalar_condition_short_circuits_vector_arms(wave):
     c_x, c_y = np.where(odd, prefix_x, 7), np.where(odd, prefix_y, 7)
     assert out.tolist() == (lanes + 1 + b * 1100 + c_x * 7 + c_y * 100000).tolist()
 
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_wave_match_compares_float_bits(wave):
+    """WaveMatch of +0.0, -0.0 and one NaN: three partitions (``==`` would merge the zeros and
+    split the NaN lanes), by value against the lane model."""
+    body = """
+        float x = (tid % 3 == 0) ? 0.0 : ((tid % 3 == 1) ? -0.0 : asfloat(0x7fc00001u));
+        uint4 m = WaveMatch(x);
+        o[tid] = m.x ^ (m.y * 3);
+    """
+    out = np.zeros(wave, np.uint32)
+    shc.compile(_source(body, wave), wave_size=wave).dispatch((1, 1, 1), o=out, idx=0, count=0)
+    x = np.array([0.0, -0.0, np.nan], np.float32)[np.arange(wave) % 3]
+    x[np.arange(wave) % 3 == 2] = np.array(0x7FC00001, np.uint32).view(np.float32)
+    m = wm.wave_match(x, np.ones(wave, bool)).values
+    assert len(set(m[:3, 0].tolist())) == 3
+    assert out.tolist() == (m[:, 0] ^ (m[:, 1] * np.uint32(3))).tolist()

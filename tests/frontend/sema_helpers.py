@@ -25,10 +25,11 @@ def kernel(body, before=""):
     return source_of(before) + HEAD + lines + "}\n"
 
 
-def run(text, entry="main", defines=None):
+def run(text, entry="main", defines=None, **language):
+    """Check ``text``; ``language`` sets ``Options.shader_model`` or ``Options.hlsl_version``."""
     diagnostics = Diagnostics()
     try:
-        program = check_source(text, FILE, Options(entry=entry, defines=defines or {}), diagnostics)
+        program = check_source(text, FILE, Options(entry=entry, defines=defines or {}, **language), diagnostics)
     except CompileError:
         program = None
     return program, diagnostics.items

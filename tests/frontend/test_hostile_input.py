@@ -349,8 +349,10 @@ def test_an_expansion_of_many_bytes(tmp_path):
 def test_recursive_includes(tmp_path, files, culprit):
     for name, text in files.items():
         write(tmp_path, name, text)
-    assert check("k.hlsl", cwd=tmp_path).splitlines()[0] == (
+    lines = check("k.hlsl", cwd=tmp_path).splitlines()
+    assert next(line for line in lines if ": error: " in line) == (
         f"{culprit}:1:10: error: #include nested depth 200 exceeds maximum of 200")
+    assert len(lines) <= 5  # the include chain stops where the files repeat
 
 
 def test_the_limit_on_tokens_read(monkeypatch):

@@ -286,3 +286,56 @@ def test_entry_point_attributes(fe):
 def test_attribute_arguments_are_expressions(fe):
     func = fe.decl("#define GROUP 64\n[numthreads(GROUP * 2, 1, 1)] void main() {}")
     assert func.attributes[0].args[0].op == "*"
+
+
+# ------------------------------------------- structs with bases, methods, operators
+
+def test_struct_with_a_base_and_class_keyword(fe):
+    unit = fe.parse("struct A { float x; };\nclass B : A { int y; };\n")
+    a, b = unit.decls
+    assert (a.base, b.name, b.base.name, [m.name for m in b.members]) == (None, "B", "A", ["y"])
+    fe.assert_coord(b, 2, 7)
+    fe.assert_coord(b.base, 2, 11)
+
+
+def test_methods_are_kept_apart_from_members(fe):
+    unit = fe.parse("struct S {\n    float x;\n    float get() { return x; }\n"
+                    "    static S make(float v);\n    float y;\n};\n")
+    (struct,) = unit.decls
+    assert [m.name for m in struct.members] == ["x", "y"]
+    get, make = struct.methods
+    assert (get.name, get.body is not None, make.name, make.modifiers, make.body) == (
+        "get", True, "make", ["static"], None)
+    fe.assert_coord(get, 3, 11)
+    assert struct.methods[1].return_type.name == "S"  # the struct's own name is a type inside its body
+
+
+def test_operator_methods_are_named_by_their_symbol(fe):
+    unit = fe.parse("struct V {\n    V operator+(V b);\n    bool operator==(V b);\n"
+                    "    float operator[](uint i);\n    V operator-();\n};\n")
+    assert [m.name for m in unit.decls[0].methods] == ["operator+", "operator==", "operator[]", "operator-"]
+    fe.assert_coord(unit.decls[0].methods[0], 2, 7)
+
+
+def test_method_defined_outside_its_struct(fe):
+    unit = fe.parse("struct S { float f(); };\nfloat S::f() { return 1; }\n")
+    definition = unit.decls[1]
+    assert (definition.qualifier, definition.name, definition.body is not None) == ("S", "f", True)
+    fe.assert_coord(definition, 2, 10)
+
+
+def test_qualified_call_and_method_call(fe):
+    call = fe.expr("S::make(1, 2)", prelude="struct S { static S make(int a, int b); };")
+    assert isinstance(call, ast.Call) and (call.qualifier, call.name, len(call.args)) == ("S", "make", 2)
+    method = fe.expr("s.get(3)", prelude="struct S { float get(int i); };\nS s;")
+    assert isinstance(method, ast.MethodCall) and (method.obj.name, method.name) == ("s", "get")
+    this = fe.expr("this.x")
+    assert isinstance(this, ast.Member) and this.obj.name == "this"
+
+
+def test_const_method(fe):
+    (struct,) = fe.parse("struct S { float x; float get() const { return x; } float set(); };\n").decls
+    get, set_ = struct.methods
+    assert (get.const_method, get.modifiers, set_.const_method) == (True, [], False)
+    assert fe.errors("struct S { float get() static; };\n") == [
+        ("test.hlsl", 1, 24, "'static' cannot follow a function's parameters")]

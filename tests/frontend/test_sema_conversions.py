@@ -217,3 +217,26 @@ def test_initializer_lists():
         (7, 11, "initializer list has 2 values but 'S' needs 3"),
         (8, 19, "cannot use 'Texture2D<float4>' in an initializer list"),
     ]
+
+
+def test_float_like_intrinsics_narrow_a_double_with_a_warning():
+    """DXC types sqrt, floor, pow ... as float_like (half or float): a double argument converts
+    to float, with clang's narrowing warning; rcp, saturate, abs, min, max, clamp keep double."""
+    text = kernel("""
+        double d = 2;
+        double2 e = 3;
+        float s = sqrt(d);
+        float2 p = pow(e, 2.0);
+        double r = rcp(d) + saturate(d) + abs(d) + min(d, 1.0) + clamp(d, 0, 1) + sqrt(2.5);
+    """)
+    assert warnings(text) == [
+        (6, 20, "conversion from larger type 'double' to smaller type 'float', possible loss of data"),
+        (7, 20, "conversion from larger type 'double2' to smaller type 'float2', possible loss of data"),
+    ]
+    assert str(local(valid_or_warned(text), "s").type) == "float"
+
+
+def valid_or_warned(text):
+    program, items = run(text)
+    assert [item for item in items if item.severity == "error"] == []
+    return program

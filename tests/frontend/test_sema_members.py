@@ -55,11 +55,11 @@ def test_member_access_on_things_without_members():
           "member reference base type 'float[2]' is not a structure or vector")
 
 
-def test_texture_mips_is_refused_by_name():
-    """``tex.mips[level][pos]`` (FSR 2's accumulate pass) is not supported yet: the error names it."""
-    text = kernel("float v = t.mips[1][uint2(0, 0)];", before="Texture2D<float> t;")
-    assert errors(text) == [(4, 17, "'.mips[level][pos]' on 'Texture2D<float>' is not supported by shc yet; "
-                                    "use Load(int3(pos, level))")]
+def test_texture_mips_must_be_indexed_twice():
+    """``tex.mips[level][pos]`` is a texel (tests/frontend/test_sema_resources.py); ``tex.mips`` alone
+    or with one index is an error that says how it is used."""
+    text = kernel("float v = t.mips[1];", before="Texture2D<float> t;")
+    assert errors(text) == [(4, 17, "'.mips' of 'Texture2D<float>' is used as tex.mips[level][pos], indexed twice")]
 
 
 # ------------------------------------------------------------------ structs, arrays, matrices

@@ -75,17 +75,17 @@ def test_conditions_must_be_scalars():
     ]
 
 
-def test_a_vector_condition_selects_per_component():
+def test_a_vector_condition_selects_per_component_in_hlsl_2018():
     program = valid(kernel("""
         float4 v = 1;
         float4 a = v > 0 ? v : 0;
         int3 b = bool3(true, false, true) ? 1 : 2;
         float c = id.x > 3 ? 1.5 : 2;
-    """))
+    """), hlsl_version=2018)
     assert init_type(program, "a") == "float4"
     assert init_type(program, "b") == "int3"
     assert init_type(program, "c") == "float"
-    assert warnings(kernel("float4 v = 1;\nfloat2 d = bool2(true, false) ? v : 0;")) == [
+    assert warnings(kernel("float4 v = 1;\nfloat2 d = bool2(true, false) ? v : 0;"), hlsl_version=2018) == [
         (5, 35, "implicit truncation of vector type in '?:' ('bool2' condition and 'float4')"),
     ]
 

@@ -80,12 +80,12 @@ def test_wave_size_attribute_overrides_the_option():
 @pytest.mark.parametrize("statement, message", [
     ("uint i = result[1]; result[0] = tex.SampleLevel(samp, float2(0, 0), 0, int2(i, 0)).x;",
      "3:37: error: a non-constant texel offset"),
-    ("result[0] = tex.SampleGrad(samp, float2(0, 0), float2(1, 0), float2(0, 1)).x;",
-     "3:17: error: the resource method 'SampleGrad'"),
+    ("result[0] = cube.SampleGrad(samp, float3(0, 0, 1), float3(1, 0, 0), float3(0, 1, 0)).x;",
+     "3:18: error: 'SampleGrad' on a TextureCube"),
     ("for (;;) {}", "3:1: error: a loop that never exits"),
 ])
 def test_what_the_ir_cannot_express_is_one_clear_error(statement, message):
-    source = ("RWStructuredBuffer<float> result; Texture2D<float4> tex; SamplerState samp;\n"
+    source = ("RWStructuredBuffer<float> result; Texture2D<float4> tex; SamplerState samp; TextureCube<float4> cube;\n"
               "[numthreads(1, 1, 1)] void main() {\n" + statement + "\n}\n")
     diagnostics = Diagnostics()
     program = check_source(source, "kernel.hlsl", Options(), diagnostics)

@@ -19,7 +19,7 @@ NUMPY_TYPES = {
     T.INT16: np.int16, T.UINT16: np.uint16,
 }
 UFUNCS = {
-    Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.MIN: np.minimum, Op.MAX: np.maximum,
+    Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply, Op.MIN: np.fmin, Op.MAX: np.fmax,  # D3D: a NaN operand loses
     Op.AND: np.bitwise_and, Op.OR: np.bitwise_or, Op.XOR: np.bitwise_xor,
     Op.EQ: np.equal, Op.NE: np.not_equal, Op.LT: np.less, Op.LE: np.less_equal,
     Op.GT: np.greater, Op.GE: np.greater_equal,

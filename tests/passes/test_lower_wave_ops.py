@@ -512,3 +512,43 @@ def test_prefix_ladder_shape_wave64():
     # the sum's identity is 0, so every row_shr move combines
     combined = lower(kernel(64, '%9 = wave_prefix uint %1 {fn="sum"}'), 64)
     assert sum("dpp" in inst.attrs for inst in combined.function.instructions()) == 5
+
+
+# --------------------------------------------------------------------------------------
+# SM 6.5 partitions (wave_partitions.py): a readlane per lane
+# --------------------------------------------------------------------------------------
+
+
+def few_classes(in_type, wave_size):
+    """Values from four classes, so lanes share them (and float -0.0 differs from 0.0)."""
+    pool = np.array([0.0, -0.0, 2.5, -7.0]) if in_type == "float" else np.array([0, 1, 5, 9])
+    return lambda rng: pool[rng.integers(0, 4, wave_size)].astype(DTYPES[in_type])
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("in_type", ["int", "uint", "float"])
+def test_wave_match(wave_size, in_type):
+    module = check("%9 = wave_match uint4 %1", lambda v, e, _: wm.wave_match(v, e), wave_size, in_type,
+                   "uint4", values=few_classes(in_type, wave_size))
+    readlanes = [inst for inst in module.function.instructions() if inst.op is Op.READLANE]
+    assert len(readlanes) == wave_size
+
+
+# The mask is WaveMatch(aux & 1): two partitions of the active lanes.
+PARTITION_MASK = "%6 = const uint {value=1}\n%7 = and uint %2, %6\n%8 = wave_match uint4 %7\n"
+
+
+def partition_model(fn):
+    def model(values, exec_lanes, aux):
+        masks = wm.wave_match(aux & 1, exec_lanes).values
+        return wm.wave_multi_prefix(fn, values, masks, exec_lanes)
+    return model
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("fn, in_type", [(fn, t) for fn in ("sum", "product") for t in ("int", "uint", "float")]
+                         + [(fn, t) for fn in ("and", "or", "xor") for t in ("int", "uint")]
+                         + [("sum", "float2"), ("xor", "uint3")])
+def test_wave_multi_prefix(wave_size, fn, in_type):
+    check(PARTITION_MASK + f'%9 = wave_multi_prefix {in_type} %1, %8 {{fn="{fn}"}}', partition_model(fn),
+          wave_size, in_type, small=fn == "product")

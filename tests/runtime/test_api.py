@@ -171,5 +171,5 @@ def test_shc_run_binds_npy_files_and_prints_stats(tmp_path):
     assert run.returncode == 1 and "missing constant 'factor'" in run.stderr
     run = shc_run("k.hlsl", "--set", "factor=2", "-D", "N=1", cwd=tmp_path)  # the buffer in no option
     assert run.returncode == 1 and "Traceback" not in run.stderr
-    assert ("shc: error: missing resource 'data' (RWStructuredBuffer at u0): give it with --input data=FILE.npy, "
-            "or --output data=FILE.npy for a zeroed one") in run.stderr
+    assert ("shc: error: missing resource 'data' (RWStructuredBuffer at u0): give it with --input data=FILE, "
+            "or --output data=FILE for a zeroed one") in run.stderr

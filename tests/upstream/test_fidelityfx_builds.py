@@ -30,7 +30,14 @@ VARIANTS = {
     "rcas_fp16": ("fsr/FSR_Pass.hlsl", "mainCS", {**SIZE, "SAMPLE_SLOW_FALLBACK": "0", "SAMPLE_RCAS": "1"}),
     "fsr2_rcas_fp16": ("fsr2/ffx_fsr2_rcas_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "1"}),
     "fsr2_depth_clip_fp32": ("fsr2/ffx_fsr2_depth_clip_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "0"}),
+    # reads the luma mip chain through tex.mips[level][pos] (r_imgMips)
+    "fsr2_accumulate_fp32": ("fsr2/ffx_fsr2_accumulate_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "0"}),
+    "fsr2_accumulate_fp16": ("fsr2/ffx_fsr2_accumulate_pass.hlsl", "CS", {**FSR2, "FFX_HALF": "1"}),
 }
+
+# FSR 1's ffx_a.h picks per component with a vector condition in ?: (HLSL 2018); like DXC, shc
+# needs -HV 2018 for it (HLSL 2021 asks for select()).
+HLSL_2018 = {"easu_fp32", "easu_fp16", "rcas_fp32", "rcas_fp16"}
 
 pytestmark = pytest.mark.skipif(not UPSTREAM.is_dir(), reason="the upstream FidelityFX shaders are not beside the project")
 
@@ -38,10 +45,12 @@ pytestmark = pytest.mark.skipif(not UPSTREAM.is_dir(), reason="the upstream Fide
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_builds_a_host_kernel_and_an_rdna2_listing(name, tmp_path):
     path, entry, defines = VARIANTS[name]
-    kernel = shc.compile_file(UPSTREAM / path, entry=entry, defines=defines)
+    version = 2018 if name in HLSL_2018 else 2021
+    kernel = shc.compile_file(UPSTREAM / path, entry=entry, defines=defines, hlsl_version=version)
     assert kernel.numthreads[0] * kernel.numthreads[1] * kernel.numthreads[2] >= 64
     flags = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "--target", "rdna2"],
+    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "-HV", str(version),
+                                    "--target", "rdna2"],
                              capture_output=True, text=True, timeout=300,
                              env={"SHC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert listing.returncode == 0, listing.stderr[-1500:]

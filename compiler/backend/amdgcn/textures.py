@@ -132,10 +132,13 @@ def texture_sample(k, inst):
     zero_lod = k.constant_of(lod_operand) in (0, 0.0, [0], [0.0])
     raw_type = _channel_type(inst.type)
     offset = inst.attrs.get("offset")
-    form = ("lz" if zero_lod else "l") + (".o" if offset is not None else "")
-    args = [("i32", "15")]
+    compare = inst.attrs.get("compare", False)  # SampleCmpLevelZero: the reference after the offset
+    form = ("c." if compare else "") + ("lz" if zero_lod else "l") + (".o" if offset is not None else "")
+    args = [("i32", "1" if compare else "15")]
     if offset is not None:
         args.append(("i32", _packed_offset(offset)))
+    if compare:
+        args.append(("float", k.arg_as(inst, position + 2, T.FLOAT)))
     args += [("float", c) for c in coords[:dims]]
     if not zero_lod:
         args.append(("float", k.arg_as(inst, position + 1, T.FLOAT)))
@@ -156,9 +159,12 @@ def texture_gather(k, inst):
     args = [("i32", str(1 << int(inst.attrs["channel"])))]
     if offset is not None:
         args.append(("i32", _packed_offset(offset)))
+    compare = inst.attrs.get("compare", False)  # GatherCmp*: the reference after the offset
+    if compare:
+        args.append(("float", k.arg_as(inst, position + 1, T.FLOAT)))
     args += [("float", c) for c in coords[:dims]]
     args += [("<8 x i32>", rsrc), ("<4 x i32>", samp), ("i1", "false"), ("i32", "0"), ("i32", "0")]
-    form = "lz.o" if offset is not None else "lz"
+    form = ("c." if compare else "") + ("lz.o" if offset is not None else "lz")
     raw = k.call(raw_type, f"llvm.amdgcn.image.gather4.{form}.{_dim(binding)}.{intrinsic_suffix(raw_type)}.f32", args)
     return _from_channels(k, raw, raw_type, inst.type)
 

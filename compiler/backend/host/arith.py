@@ -125,6 +125,12 @@ def bitwise_not(em, inst, args):
 
 def fused_multiply_add(em, inst, args):
     def one(b, scalar, x, y, z):
+        if scalar.kind == "float" and scalar.bits == 16:
+            # llvm.fma.f16 becomes a libcall the JIT cannot resolve (a crash): fma in double,
+            # exact for halves (the product is exact, the sum within 53 bits of it whenever
+            # the result is a finite half), then one rounding to half
+            wide = [b.cast("fpext", value, like(value, "double", b)) for value in (x, y, z)]
+            return cast(b, b.call(wide[0].ty, "llvm.fma", wide), T.DOUBLE, scalar)
         if scalar.kind == "float":
             return b.call(x.ty, "llvm.fma", [x, y, z])
         return b.binop("add", b.binop("mul", x, y), z)
@@ -387,6 +393,8 @@ _IN_OPERAND_TYPE = ("sign", "isnan", "isinf", "isfinite")
 
 
 def _clamp01(b, x):
+    """``saturate``: clamped to [0, 1], NaN gives 0 as D3D defines it."""
+    x = b.select(b.fcmp("ord", x, x), x, b.zero(x.ty))
     x = b.call(x.ty, "llvm.maximum", [x, b.zero(x.ty)])
     return b.call(x.ty, "llvm.minimum", [x, b.const(x.ty, 1.0)])
 

@@ -15,8 +15,9 @@ from ...frontend import hlsl_types as T
 from ...ir.ops import Op
 from .llvm_text import flat_scalars
 from .memory import Address, load_value, slot_memory
-from .textures import _address_mode, _and, _kind, _storage, array_slice, border_color, sampled_operands
-from .values import Value, cast_value, unify
+from .textures import (_address_mode, _and, _compared, _kind, _storage, array_slice, border_color,
+                       sampled_operands)
+from .values import Value, cast, cast_value, unify
 
 # (du, dv) of x, y, z, w: lower left, lower right, upper right, upper left
 CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))
@@ -26,9 +27,12 @@ def texture_gather(em, inst, args):
     b = em.b
     name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
     _, _, _, is_array = _kind(em, name)
-    slot, sampler, array_index, sampler_index, (coordinate,) = sampled_operands(em, inst, args)
+    slot, sampler, array_index, sampler_index, (coordinate, *reference) = sampled_operands(em, inst, args)
     lanes_f, lanes_i = b.vec("float"), b.vec("i32")
-    coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-1].type, T.FLOAT).parts]
+    coordinate_type = inst.operands[-1 - len(reference)].type  # GatherCmp*: the reference is last
+    coords = [b.splat(part) for part in cast_value(b, coordinate, coordinate_type, T.FLOAT).parts]
+    if reference:
+        reference = b.splat(cast(b, reference[0].parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT))
     width, height = slot.meta("width"), slot.meta("height")
     scales = [b.splat(b.cast("uitofp", size, "float")) for size in (width, height)]
     slice_ = array_slice(b, slot.meta("depth"), coords[2]) if is_array else b.zero(lanes_i)
@@ -61,8 +65,11 @@ def texture_gather(em, inst, args):
         value = load_value(em, memory.restricted(b, inside), address, storage).parts[0]
         if storage == T.FLOAT:
             value = b.select(inside, b.splat(value), b.splat(border))
+        if reference:  # 1.0 or 0.0: reference <comparison> texel
+            value = _compared(b, reference, sampler.meta("comparison"), cast(b, b.splat(value), storage, T.FLOAT))
         result.append(b.splat(value))
-    return cast_value(b, Value(result), T.vector(storage, 4), flat_scalars(inst.type)[0])
+    gathered = T.FLOAT if reference else storage
+    return cast_value(b, Value(result), T.vector(gathered, 4), flat_scalars(inst.type)[0])
 
 
 HANDLERS = {Op.TEXTURE_GATHER: texture_gather}

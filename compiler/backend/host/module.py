@@ -69,6 +69,7 @@ from . import gather as host_gather
 from . import memory as host_memory
 from . import textures as host_textures
 from . import wave as host_wave
+from . import wave_partitions as host_wave_partitions
 from .memory import META_ARRAY_COUNT
 from .analysis import ACTIVE_LANES, Plan, is_sync_barrier, plan_function
 from .divergence import Divergence
@@ -81,7 +82,7 @@ __all__ = ["HostKernel", "SlotInfo", "build_host_module", "UnstructuredFlow", "M
 ENTRY = "shc_wave"
 
 HANDLERS = {**host_arith.HANDLERS, **host_memory.HANDLERS, **host_atomics.HANDLERS, **host_textures.HANDLERS,
-            **host_gather.HANDLERS, **host_wave.HANDLERS}
+            **host_gather.HANDLERS, **host_wave.HANDLERS, **host_wave_partitions.HANDLERS}
 # results that define every lane (not only the active ones)
 _WHOLE_RESULTS = LANE_EXCHANGE
 

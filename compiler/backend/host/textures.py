@@ -37,7 +37,10 @@ from .memory import (INT32_MAX, META_ARRAY_COUNT, Address, Memory, buffer_info, 
 from .values import Value, cast, cast_value, unify
 
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
-         "filter": 7, "address": 8}
+         "filter": 7, "address": 8, "comparison": 10}
+# SampleCmp: how a comparison function's number (machine/abi.py COMPARISONS) compares ``ref`` with a
+# texel, as an LLVM fcmp predicate (never and always are constant)
+_COMPARE_PREDICATES = {1: "olt", 2: "oeq", 3: "ole", 4: "ogt", 5: "une", 6: "oge"}
 META_INTS = 16
 _CUBES = ("TextureCube", "TextureCubeArray")
 
@@ -259,7 +262,8 @@ def _address_mode(b, i: V, n: V, mode: V) -> tuple[V, V]:
 
 def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip: V, uv: list[V], slice_: V,
                   offsets: list[V], filtered: bool, mode: V, width: int, storage: T.ScalarType,
-                  border: list[V], history: list[tuple[V, V]] | None = None) -> list[V]:
+                  border: list[V], history: list[tuple[V, V]] | None = None,
+                  compare: tuple[V, V] | None = None) -> list[V]:
     """Point (the texel under the coordinate alone) or linear filtering (of the 2^axes texels
     around it) at mip level ``mip`` (a lane vector) over ``len(uv)`` axes (3 axes: a 3-D
     texture, whose depth shrinks with the mip): ``width`` float channels. ``history``: the
@@ -304,6 +308,8 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
                            history=None if words is None else lambda: words)
         texel = cast_value(b, texel, T.vector(storage, width), T.FLOAT).parts
         texels.append([b.select(inside, part, b.splat(color)) for part, color in zip(texel, border)])
+        if compare is not None:  # SampleCmp: 1 or 0 per texel (border color included), then filtered
+            texels[-1] = [_compared(b, *compare, texels[-1][0])]
     if not filtered:
         return texels[0]
     result = []
@@ -315,21 +321,34 @@ def _sample_level(em, memory: Memory, sizes: tuple[V, V, V], offsets_ptr: V, mip
     return result
 
 
+def _compared(b, reference: V, function: V, texel: V) -> V:
+    """``reference <function> texel`` as 1.0 or 0.0 (``function``: a COMPARISONS number)."""
+    fty = b.vec("float")
+    one, zero = b.const(fty, 1.0), b.zero(fty)
+    result = b.select(b.splat(b.icmp("eq", function, b.const("i32", 7))), one, zero)  # always
+    for number, predicate in _COMPARE_PREDICATES.items():
+        hit = b.select(b.fcmp(predicate, reference, texel), one, zero)
+        result = b.select(b.splat(b.icmp("eq", function, b.const("i32", number))), hit, result)
+    return result
+
+
 def _lerp(b, a: V, c: V, t: V) -> V:
     a, c, t = unify(b, [a, c, t])
     return b.binop("fadd", a, b.binop("fmul", t, b.binop("fsub", c, a)))
 
 
-def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[str, str]:
+def _sample_helper(em, axes: int, storage: T.ScalarType, width: int, compare: bool = False) -> tuple[str, str]:
     """``@shc.sample...``: SampleLevel of one texture for a whole wave, out of line (one copy per
     texture shape instead of ~500 instructions per sample). Its last four arguments are the
-    sample site's two pairs of history words (``host_prefetch``; null: no prefetching)."""
+    sample site's two pairs of history words (``host_prefetch``; null: no prefetching); with
+    ``compare`` (SampleCmp, one channel), two more: the reference and the comparison function."""
     b = em.b
     lanes_f, lanes_i, mask = b.vec("float"), b.vec("i32"), b.mask_ty
     result = "{ " + ", ".join([lanes_f] * width) + " }"
-    name = f"shc.sample{axes}d.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
+    name = f"shc.sample{axes}d{'.cmp' if compare else ''}.{mangle(ll_scalar(storage))}.{width}.{em.wave_size}"
     params = ["ptr", "i32", mask, lanes_f, lanes_f, lanes_f, lanes_i, lanes_f, "i32", "i32", "i32", "i32", "ptr",
               "i1", "i32", lanes_f, lanes_f, lanes_f, "float", "float", "float", "float", "ptr", "ptr", "ptr", "ptr"]
+    params += [lanes_f, "i32"] if compare else []
     if name in b.helpers:
         return name, result
     saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
@@ -338,13 +357,14 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int) -> tuple[st
     (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
      ox, oy, oz) = p[:18]
     border, history = p[18:22], [(p[22], p[23]), (p[24], p[25])]
+    comparing = (p[26], p[27]) if compare else None
     em.exec = valid
 
     def level(mip: V, filtered: bool, first: bool = True) -> list[V]:
         number = b.call(lanes_i, "llvm.fptoui.sat", [mip], mangle_with=[lanes_i, lanes_f])
         return _sample_level(em, Memory(base, size, valid), (tex_width, tex_height, tex_depth), offsets_ptr, number,
                              [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border,
-                             history if first else None)
+                             history if first else None, comparing)
 
     def give(channels: list[V]) -> None:
         current = "poison"
@@ -414,12 +434,13 @@ def texture_sample(em, inst, args):
     b = em.b
     name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
     kind, dims, writable, is_array = _kind(em, name)
-    slot, sampler, array_index, sampler_index, (coordinate, lod) = sampled_operands(em, inst, args)
+    slot, sampler, array_index, sampler_index, (coordinate, lod, *reference) = sampled_operands(em, inst, args)
     cube = em.bindings[name].kind in _CUBES
     axes = 2 if cube else dims - (1 if is_array else 0)
     lanes_f = b.vec("float")
-    coords = [b.splat(part) for part in cast_value(b, coordinate, inst.operands[-2].type, T.FLOAT).parts]
-    level_of_detail = b.splat(cast(b, lod.parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT))
+    coordinate_type, lod_type = (op.type for op in inst.operands[-2 - len(reference):len(inst.operands) - len(reference)])
+    coords = [b.splat(part) for part in cast_value(b, coordinate, coordinate_type, T.FLOAT).parts]
+    level_of_detail = b.splat(cast(b, lod.parts[0], flat_scalars(lod_type)[0], T.FLOAT))
     mips = slot.meta("mips")
     layer_at = 3 if cube else axes
     if is_array and (not cube or em.bindings[name].kind == "TextureCubeArray"):
@@ -440,7 +461,7 @@ def texture_sample(em, inst, args):
     meta = em.ctx_field("meta", 16)
     offsets_ptr = b.gep(meta, b.binop("shl", slot.meta("mip_offsets"), b.const("i32", 2)))
     width = min(len(flat_scalars(inst.type)), 4)
-    helper, result = _sample_helper(em, axes, _storage(em, name), width)
+    helper, result = _sample_helper(em, axes, _storage(em, name), width, compare=bool(reference))
     offsets = (list(inst.attrs.get("offset", [])) + [0, 0, 0])[:3]
     linear = b.icmp("eq", sampler.meta("filter"), b.const("i32", 1))
     height = slot.meta("height") if axes >= 2 else b.const("i32", 1)
@@ -452,6 +473,9 @@ def texture_sample(em, inst, args):
     arguments += border_color(em, sampler_name, sampler_index)
     for _ in range(2):  # the first row of texels and the one below it
         arguments += em.history_words(inst) or (V("ptr", "null"), V("ptr", "null"))
+    if reference:  # SampleCmpLevelZero: the reference and the sampler's comparison function
+        arguments += [b.splat(cast(b, reference[0].parts[0], flat_scalars(inst.operands[-1].type)[0], T.FLOAT)),
+                      sampler.meta("comparison")]
     sampled = b.inst(result, f"call {result} @{helper}(" + ", ".join(str(a) for a in arguments) + ")")
     channels = [b.inst(lanes_f, f"extractvalue {sampled}, {index}") for index in range(width)]
     return cast_value(b, Value(channels), T.vector(T.FLOAT, width), flat_scalars(inst.type)[0])

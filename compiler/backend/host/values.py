@@ -104,6 +104,8 @@ def cast(b: Builder, part: V, source: T.ScalarType, target: T.ScalarType) -> V:
     if source.kind == "float" and target.kind == "float":
         if source.bits == target.bits:
             return part
+        if source.bits == 64 and target.bits == 16:  # the JIT has no double -> half libcall
+            return b.cast("fptrunc", rounded_to_odd_float(b, part), result_ty)
         return b.cast("fpext" if target.bits > source.bits else "fptrunc", part, result_ty)
     if source.kind == "float":
         name = "llvm.fptosi.sat" if target.kind == "int" else "llvm.fptoui.sat"
@@ -115,6 +117,19 @@ def cast(b: Builder, part: V, source: T.ScalarType, target: T.ScalarType) -> V:
     if target.bits < source.bits:
         return b.cast("trunc", part, result_ty)
     return b.cast("sext" if source.kind == "int" else "zext", part, result_ty)
+
+
+def rounded_to_odd_float(b: Builder, part: V) -> V:
+    """A double as a float rounded to odd (toward zero, the last bit set when inexact): rounding
+    that to half then rounds the double once (24 bits > 2 * 11 + 1)."""
+    nearest = b.cast("fptrunc", part, like(part, "float", b))
+    back = b.cast("fpext", nearest, part.ty)
+    inexact = b.fcmp("one", back, part)
+    away = b.fcmp("ogt", b.call(part.ty, "llvm.fabs", [back]), b.call(part.ty, "llvm.fabs", [part]))
+    bits = b.cast("bitcast", nearest, like(part, "i32", b))
+    toward_zero = b.select(away, b.binop("sub", bits, b.const(bits.ty, 1)), bits)
+    odd = b.binop("or", toward_zero, b.const(bits.ty, 1))
+    return b.cast("bitcast", b.select(inexact, odd, bits), nearest.ty)
 
 
 def cast_value(b: Builder, value: Value, source: T.Type, target_scalar: T.ScalarType) -> Value:

@@ -355,7 +355,7 @@ def quad_read_lane_at(em, inst, args):
     return _read_lanes(em, args[0], b.binop("or", quad, within))
 
 
-def _reduce_ops(scalar: T.ScalarType):
+def reduce_ops(scalar: T.ScalarType):
     """fn -> (combine(b, x, y), identity)."""
     is_float = scalar.kind == "float"
     signed = scalar.kind == "int"
@@ -381,7 +381,7 @@ def active_reduce(em, inst, args):
     """Compress the active lanes (identity behind them), then a pairwise tree in lane order."""
     b = em.b
     scalar = flat_scalars(inst.type)[0]
-    combine, identity = _reduce_ops(scalar)[inst.attrs["fn"]]
+    combine, identity = reduce_ops(scalar)[inst.attrs["fn"]]
     parts = []
     for part in cast_value(b, args[0], inst.operands[0].type, scalar).parts:
         part = b.splat(part)
@@ -403,7 +403,7 @@ def prefix_scan(em, inst, args):
     """Exclusive, left to right over the active lanes (a loop over the lanes)."""
     b = em.b
     scalar = flat_scalars(inst.type)[0]
-    combine, identity = _reduce_ops(scalar)[inst.attrs["fn"]]
+    combine, identity = reduce_ops(scalar)[inst.attrs["fn"]]
     parts = []
     for part in cast_value(b, args[0], inst.operands[0].type, scalar).parts:
         part = b.splat(part)

@@ -11,6 +11,8 @@ Selection is table-driven (STYLE item 12): ``isel_tables.py`` maps (op, type cla
 mnemonics; the mixins hold the emitters:
 
     isel_alu.py     arithmetic, comparisons, selects, conversions, math, vector shaping
+    isel_f64.py     doubles (source modifiers, the division sequence, conversions)
+    isel_int64.py   64-bit integer mul/div/min/max/shifts/bits, their f32 conversions
     isel_memory.py  descriptors, LDS, scratch, buffers, images, cbuffers, atomics, barriers
     isel_wave.py    lane-exchange primitives, whole-wave mode, thread inputs
     control.py      exec-mask control flow, phi copies, branches, the waterfall loop
@@ -23,6 +25,8 @@ component is a sub-register, never a copy.
 """
 
 from __future__ import annotations
+
+import struct
 
 from ...diagnostics import UNKNOWN, Coord, Unsupported
 from ...frontend import hlsl_types as T
@@ -437,8 +441,9 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
 
     def half_of(self, operand, index: int):
         """The low (0) or high (1) 32 bits of a 64-bit operand."""
-        if isinstance(operand, Imm):
-            number = int(operand.value) if not isinstance(operand.value, float) else 0
+        if isinstance(operand, Imm):  # a float here is a double: its words
+            number = int(operand.value) if not isinstance(operand.value, float) else \
+                int.from_bytes(struct.pack("<d", operand.value), "little")
             if number < 0 and index == 1:
                 return Imm(-1)
             part = (number >> (32 * index)) & 0xFFFFFFFF

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from ...ir.core import Inst
 from ...ir.ops import Op
+from .isel_f64 import DoubleSelection, is_double
+from .isel_int64 import Int64Selection
 from .isel_math import MathSelection
 from .isel_shape import ShapeSelection
 from .isel_tables import (COMMUTATIVE_MNEMONICS, FLOAT_CONDITION, MASK_BINARY, REVERSED_OPERANDS, SALU_BINARY,
@@ -39,7 +41,7 @@ def power_of_two(operand) -> int | None:
     return None
 
 
-class AluSelection(MathSelection, ShapeSelection):
+class AluSelection(MathSelection, ShapeSelection, DoubleSelection, Int64Selection):
     """Mixin for ``Selector``: the ALU handlers named in ``Selector.HANDLERS``."""
 
     # ------------------------------------------------------------ legalizing
@@ -81,7 +83,22 @@ class AluSelection(MathSelection, ShapeSelection):
         if scalar.kind == "bool":
             self.mask_binary(inst)
             return
-        if scalar.bits == 64 and self.bank(inst) == "v" and inst.op not in (Op.SHL, Op.SHR):
+        if scalar.bits == 64 and "dpp" in inst.attrs:
+            self.select_dpp_wide(inst)
+            return
+        if is_double(inst):
+            self.select_binary_f64(inst)
+            return
+        if scalar.bits == 64 and inst.op in (Op.MUL, Op.MIN, Op.MAX, Op.SHL, Op.SHR):
+            self.select_binary_int64(inst)
+            return
+        if scalar.bits == 64 and inst.op in (Op.ADD, Op.SUB) and self.bank(inst) == "s":
+            out = self.result(inst)
+            for index, target in enumerate(out.parts):
+                a, b = (self.component(operand, index) for operand in inst.operands)
+                self.add64(inst.op, target, a, b, "s")
+            return
+        if scalar.bits == 64 and self.bank(inst) == "v":
             self.valu_binary64(inst)
             return
         left, right = inst.operands
@@ -221,7 +238,17 @@ class AluSelection(MathSelection, ShapeSelection):
     def select_unary(self, inst: Inst) -> None:
         scalar = element(inst.type)
         (operand,) = inst.operands
+        if is_double(inst):
+            self.select_unary_f64(inst)
+            return
+        if inst.op is Op.ABS and scalar.kind == "uint":  # abs of an unsigned value is the value
+            self.define(inst, self.val(operand).parts, self.val(operand).bank, self.val(operand).packed)
+            return
         out = self.result(inst)
+        if scalar.bits == 64:
+            for index, target in enumerate(out.parts):
+                self.unary64(inst.op, target, self.component(operand, index), out.bank)
+            return
         if scalar.kind == "bool":  # only the active lanes' bits: ~m would set the others'
             for index, target in enumerate(out.parts):
                 self.salu(f"s_andn2_{self.b}", [target], [self.exec, self.mask(operand, index)])
@@ -249,7 +276,7 @@ class AluSelection(MathSelection, ShapeSelection):
                     self.valu("v_pk_sub_i16" if packed else "v_sub_nc_u32", [target], [Imm(0), source])
                 elif inst.op is Op.ABS:
                     negated = self.vreg("v")
-                    self.valu("v_sub_nc_u32", [negated], [Imm(0), source])
+                    self.valu("v_pk_sub_i16" if packed else "v_sub_nc_u32", [negated], [Imm(0), source])
                     self.valu("v_pk_max_i16" if packed else "v_max_i32", [target], [source, negated])
                 else:
                     self.valu("v_not_b32", [target], [source])
@@ -257,8 +284,21 @@ class AluSelection(MathSelection, ShapeSelection):
     def select_fma(self, inst: Inst) -> None:
         scalar = element(inst.type)
         a, b, c = inst.operands
+        if "dpp" in inst.attrs and scalar.bits == 64:
+            self.select_dpp_wide(inst)
+            return
         if "dpp" in inst.attrs:
             self.select_dpp_fma(inst)
+            return
+        if is_double(inst):
+            self.select_fma_f64(inst)
+            return
+        if scalar.bits == 64:  # a 64-bit integer mad
+            out = self.result(inst)
+            for index, target in enumerate(out.parts):
+                product = self.vreg(out.bank, 2)
+                self.multiply64(product, self.component(a, index), self.component(b, index), out.bank)
+                self.add64(Op.ADD, target, product, self.component(c, index), out.bank)
             return
         if scalar.kind != "float":
             out = self.result(inst)
@@ -300,6 +340,22 @@ class AluSelection(MathSelection, ShapeSelection):
         count = components(a.type)
         out = self.result(inst)
         (target,) = out.parts
+        if scalar.bits == 64:  # products then sums in component order, each rounded (no fma)
+            plain = frozenset()
+            for index in range(count):
+                product = target if index == 0 else self.vreg(out.bank, 2)
+                x, y = self.component(a, index), self.component(b, index)
+                if scalar.kind == "float":
+                    self.f64_valu("v_mul_f64", [product], [(x, plain), (y, plain)])
+                else:
+                    self.multiply64(product, x, y, out.bank)
+                if index == 0:
+                    continue
+                if scalar.kind == "float":
+                    self.f64_valu("v_add_f64", [target], [(target, plain), (product, plain)])
+                else:
+                    self.add64(Op.ADD, target, target, product, out.bank)
+            return
         if out.bank == "s":
             self.salu("s_mul_i32", [target], [self.component(a, 0), self.component(b, 0)])
             for index in range(1, count):
@@ -310,8 +366,10 @@ class AluSelection(MathSelection, ShapeSelection):
         if scalar.kind == "float":
             suffix = "f32" if scalar.bits == 32 else "f16"
             self.valu(f"v_mul_{suffix}", [target], [self.component(a, 0), self.component(b, 0)])
-            for index in range(1, count):
-                self.valu(f"v_fmac_{suffix}", [target], [self.component(a, index), self.component(b, index)])
+            for index in range(1, count):  # no fma: the products are rounded, as the other executors do
+                product = self.vreg("v")
+                self.valu(f"v_mul_{suffix}", [product], [self.component(a, index), self.component(b, index)])
+                self.valu(f"v_add_{suffix}", [target], [target, product])
             return
         self.valu("v_mul_lo_u32", [target], [self.component(a, 0), self.component(b, 0)])
         for index in range(1, count):
@@ -327,7 +385,8 @@ class AluSelection(MathSelection, ShapeSelection):
             self.mask_binary(inst)
             return
         if scalar.kind == "float" and scalar.bits == 64:
-            self.fail("double comparisons")
+            self.select_compare_f64(inst)
+            return
         comparable = [(self.component(left, k), self.component(right, k)) for k in range(components(left.type))]
         if all(isinstance(a, Imm) and isinstance(b, Imm) for a, b in comparable):
             self.define(inst, [Imm(-1 if _compare(inst.op, a.value, b.value) else 0) for a, b in comparable], "s")

@@ -4,7 +4,8 @@ Addresses go in VGPRs; when they are not one consecutive tuple the gfx10 NSA for
 them (``image_load v[0:3], [v4, v7, v2], s[8:15] ...``), as LLVM does, so no copies are
 needed. ``dmask`` selects the components (a ``float4`` is ``0xf``), ``dim:`` the
 resource shape; loads and stores through a UAV descriptor carry ``unorm``. A
-``SampleLevel`` at level 0 is ``image_sample_lz``, otherwise ``image_sample_l``. A
+``SampleLevel`` at level 0 is ``image_sample_lz``, otherwise ``image_sample_l``
+(``SampleCmpLevelZero``: ``image_sample_c_lz``, the reference first in the address). A
 ``Gather<Channel>`` is ``image_gather4_lz`` (mip 0) whose dmask names the one channel
 gathered (1 red, 2 green, 4 blue, 8 alpha), four dwords back; with an offset, ``_o``.
 """
@@ -117,13 +118,16 @@ class ImageSelection:
         return mnemonic + "_o"
 
     def select_texture_sample(self, inst: Inst) -> None:
-        binding, descriptor, sampler_descriptor, (uv, lod) = self.sampler_operands(inst)
+        binding, descriptor, sampler_descriptor, (uv, lod, *compare) = self.sampler_operands(inst)
         address = self.comps(uv)
         lod_part = self.component(lod, 0)
         mnemonic = "image_sample_lz"
         if not (isinstance(lod_part, Imm) and lod_part.value == 0):
             mnemonic = "image_sample_l"
             address.append(lod_part)
+        if compare:  # SampleCmpLevelZero: the reference before the coordinates, the _c form
+            address.insert(0, self.component(compare[0], 0))
+            mnemonic = mnemonic.replace("image_sample", "image_sample_c")
         mnemonic = self.with_offset(inst, mnemonic, address)
         reg, dmask, d16 = self.image_result(inst)
         self.image(mnemonic, [reg], address, [descriptor, sampler_descriptor],
@@ -131,9 +135,11 @@ class ImageSelection:
         self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
 
     def select_texture_gather(self, inst: Inst) -> None:
-        binding, descriptor, sampler_descriptor, (uv,) = self.sampler_operands(inst)
+        binding, descriptor, sampler_descriptor, (uv, *compare) = self.sampler_operands(inst)
         address = self.comps(uv)
-        mnemonic = self.with_offset(inst, "image_gather4_lz", address)
+        if compare:  # GatherCmp*: the reference before the coordinates
+            address.insert(0, self.component(compare[0], 0))
+        mnemonic = self.with_offset(inst, "image_gather4_c_lz" if compare else "image_gather4_lz", address)
         reg, _, d16 = self.image_result(inst)
         self.image(mnemonic, [reg], address, [descriptor, sampler_descriptor],
                    f"dmask:0x{1 << int(inst.attrs['channel']):x} dim:{IMAGE_DIM[binding.kind]}{d16}")

@@ -4,7 +4,10 @@ Transcendentals use the hardware's base-2 units (``v_exp_f32``, ``v_log_f32``; `
 takes turns, so its argument is scaled by 1/2pi), as DXC-era drivers do. Integer division
 has no instruction: by a power of two it is a shift or a mask, by another constant a
 multiply-high with a magic number, and otherwise the reciprocal-refinement sequence
-LLVM's AMDGPU back end emits (``v_rcp_iflag_f32``, ``v_mul_hi_u32``, two corrections).
+LLVM's AMDGPU back end emits (``v_rcp_iflag_f32``, ``v_mul_hi_u32``, two corrections); a
+divisor that may be zero gives all ones (D3D's rule) through a final ``v_cndmask_b32``. Float
+division is correctly rounded: f32 through ``isel_f64.f32_divide``, f16 through the f32
+reciprocal and ``v_div_fixup_f16``. Packed 16-bit results are computed a half at a time.
 Uniform results computed this way on the vector unit come back with ``v_readfirstlane_b32``.
 """
 
@@ -15,7 +18,7 @@ import math
 from ...ir.core import Inst
 from ...ir.ops import Op
 from .isel_tables import SALU_BITS, VALU_BITS, VALU_MATH
-from .isel_values import element, half_bits, is_packed, type_class
+from .isel_values import components, element, half_bits, is_packed, type_class
 from .machine import Imm
 
 LOG2_E = 1.4426950408889634
@@ -40,17 +43,46 @@ class MathSelection:
         fn = inst.attrs["fn"]
         scalar = element(inst.operands[0].type if fn in ("isnan", "isinf", "isfinite", "sign") else inst.type)
         tc = type_class(scalar)
+        if tc == "f64":
+            self.select_math_f64(inst)
+            return
+        if is_packed(inst.type, "v") and self.bank(inst) == "v":  # one half at a time, packed again
+            self.per_component_packed(inst, lambda target, index: self.math_component(
+                fn, tc, target, [self.component(operand, index) for operand in inst.operands]))
+            return
         out = self.result(inst)
         for index, target in enumerate(out.parts):
-            args = [self.component(operand, index) for operand in inst.operands]
-            direct = VALU_MATH.get((fn, tc))
-            if direct is not None:
-                self.valu(direct, [target], args)
-                continue
-            handler = getattr(self, f"math_{fn}", None)
-            if handler is None or (tc not in ("f32", "f16") and fn != "sign"):
-                self.fail(f"'{fn}' on {tc} values")
-            handler(target, args, tc)
+            self.math_component(fn, tc, target, [self.component(operand, index) for operand in inst.operands])
+
+    def math_component(self, fn: str, tc: str, target, args: list) -> None:
+        direct = VALU_MATH.get((fn, tc))
+        if direct is not None:
+            self.valu(direct, [target], args)
+            return
+        handler = getattr(self, f"math_{fn}", None)
+        if handler is None or (tc not in ("f32", "f16") and fn != "sign"):
+            self.fail(f"'{fn}' on {tc} values")
+        handler(target, args, tc)
+
+    def per_component_packed(self, inst: Inst, compute) -> None:
+        """A packed 16-bit result computed component by component (``compute(target, index)``)
+        and packed two to a register again."""
+        results = []
+        for index in range(components(inst.type)):
+            results.append(self.vreg("v"))
+            compute(results[-1], index)
+        out = self.result(inst)
+        is_float = element(inst.type).kind == "float"
+        for index, target in enumerate(out.parts):
+            pair = results[2 * index:2 * index + 2]
+            if len(pair) == 1:
+                self.emit("v_mov_b32", [target], pair)
+            elif is_float:
+                self.valu("v_pack_b32_f16", [target], pair)
+            else:
+                low = self.vreg("v")
+                self.valu("v_and_b32", [low], [Imm(0xFFFF), pair[0]])
+                self.valu("v_lshl_or_b32", [target], [pair[1], Imm(16), low])
 
     # each math_<fn>(target, args, tc) writes one component
     def _scaled(self, unit: str, scale: float, value, tc: str):
@@ -231,11 +263,27 @@ class MathSelection:
     # ------------------------------------------------------------------ bits
     def select_bits(self, inst: Inst) -> None:
         fn = inst.attrs["fn"]
-        signed = element(inst.operands[0].type).kind == "int"
+        source = element(inst.operands[0].type)
+        signed = source.kind == "int"
+        if is_packed(inst.type, "v") and self.bank(inst) == "v":  # one half at a time, packed again
+            self.per_component_packed(inst, lambda target, index: self.bits16(
+                fn, signed, target, self.component(inst.operands[0], index), "v"))
+            return
         out = self.result(inst)
+        wide = source.bits == 64
         for index, target in enumerate(out.parts):
             value = self.component(inst.operands[0], index)
-            if fn == "firstbithigh":
+            if source.bits == 16:
+                self.bits16(fn, signed, target, value, out.bank)
+            elif wide:
+                result = self.bits64(fn, signed, value)
+                for half in range(self.width(target)):  # back to SGPRs when uniform
+                    word = self.half_of(target, half)
+                    if out.bank == "s":
+                        self.emit("v_readfirstlane_b32", [word], [self.half_of(result, half)])
+                    else:
+                        self.emit("v_mov_b32", [word], [self.half_of(result, half)])
+            elif fn == "firstbithigh":
                 self.first_bit_high(target, value, signed, out.bank)
             elif out.bank == "s":
                 self.salu(SALU_BITS[fn], [target], [value])
@@ -243,6 +291,28 @@ class MathSelection:
                 self.valu(VALU_BITS[fn], [target], [value, Imm(0)])
             else:
                 self.valu(VALU_BITS[fn], [target], [value])
+
+    def bits16(self, fn: str, signed: bool, target, value, bank: str) -> None:
+        """A bit function of a 16-bit value: widened to 32 bits (sign-extended only where
+        firstbithigh looks for the sign), a reversal shifted back down."""
+        kind = "i" if signed and fn == "firstbithigh" else "u"
+        wide = self.convert_integer(f"{kind}16", f"{kind}32", value, bank)
+        if fn == "firstbithigh":
+            self.first_bit_high(target, wide, signed, bank)
+            return
+        if fn != "reversebits":
+            if bank == "s":
+                self.salu(SALU_BITS[fn], [target], [wide])
+            else:
+                self.valu(VALU_BITS[fn], [target], [wide, Imm(0)] if fn == "countbits" else [wide])
+            return
+        reversed_bits = self.vreg(bank)
+        if bank == "s":
+            self.salu(SALU_BITS[fn], [reversed_bits], [wide])
+            self.salu("s_lshr_b32", [target], [reversed_bits, Imm(16)])
+        else:
+            self.valu(VALU_BITS[fn], [reversed_bits], [wide])
+            self.valu("v_lshrrev_b32", [target], [Imm(16), reversed_bits])
 
     def first_bit_high(self, target, value, signed: bool, bank: str) -> None:
         """HLSL counts from bit 0; the hardware counts leading bits (-1 when none is found)."""
@@ -265,26 +335,48 @@ class MathSelection:
         scalar = element(inst.type)
         tc = type_class(scalar)
         numerator, denominator = inst.operands
-        out = self.result(inst)
-        if scalar.kind == "float":
-            if is_packed(inst.type, "v"):
-                self.fail("packed half division")
-            for index, target in enumerate(out.parts):
-                a, b = self.component(numerator, index), self.component(denominator, index)
-                if inst.op is Op.REM:
-                    self.math_fmod(target, [a, b], tc)
-                elif isinstance(a, Imm) and a.value == 1.0:
-                    self.valu(f"v_rcp_{tc}", [target], [b])
-                else:
-                    inverse = self.vreg("v")
-                    self.valu(f"v_rcp_{tc}", [inverse], [b])
-                    self.valu(f"v_mul_{tc}", [target], [a, inverse])
+        if tc == "f64":
+            self.select_divide_f64(inst)
             return
-        if scalar.bits != 32:
-            self.fail(f"integer division on {tc} values")
+        if is_packed(inst.type, "v") and self.bank(inst) == "v":  # one half at a time, packed again
+            self.per_component_packed(inst, lambda target, index: self.divide_component(
+                inst, target, self.component(numerator, index), self.component(denominator, index)))
+            return
+        out = self.result(inst)
         for index, target in enumerate(out.parts):
-            a, b = self.component(numerator, index), self.component(denominator, index)
-            self.integer_divide(inst.op is Op.REM, scalar.kind == "int", target, a, b, out.bank)
+            self.divide_component(inst, target, self.component(numerator, index), self.component(denominator, index),
+                                  out.bank)
+
+    def divide_component(self, inst: Inst, target, a, b, bank: str = "v") -> None:
+        """One component of a division or remainder."""
+        scalar = element(inst.type)
+        tc = type_class(scalar)
+        remainder = inst.op is Op.REM
+        if scalar.kind != "float" and scalar.bits == 64:
+            result = self.vreg("v", 2) if bank == "s" else target
+            self.divide64(remainder, scalar.kind == "int", result, a, b)
+            for half in range(2 if bank == "s" else 0):  # a uniform result back in SGPRs
+                self.emit("v_readfirstlane_b32", [target.part(half)], [result.part(half)])
+        elif scalar.kind != "float":
+            divide = self.divide16 if scalar.bits == 16 else self.integer_divide
+            divide(remainder, scalar.kind == "int", target, a, b, bank)
+        elif remainder:
+            self.math_fmod(target, [a, b], tc)
+        elif tc == "f16":
+            self.divide_half(target, a, b)
+        else:
+            self.f32_divide(target, a, b)
+
+    def divide_half(self, target, numerator, denominator) -> None:
+        """LLVM's f16 division: the f32 quotient through the f32 reciprocal, rounded to f16 and
+        fixed up for zeros, infinities and NaNs (``v_div_fixup_f16``)."""
+        wide_n, wide_d, inverse, quotient, rounded = (self.vreg("v") for _ in range(5))
+        self.valu("v_cvt_f32_f16", [wide_n], [numerator])
+        self.valu("v_cvt_f32_f16", [wide_d], [denominator])
+        self.valu("v_rcp_f32", [inverse], [wide_d])
+        self.valu("v_mul_f32", [quotient], [wide_n, inverse])
+        self.valu("v_cvt_f16_f32", [rounded], [quotient])
+        self.valu("v_div_fixup_f16", [target], [rounded, denominator, numerator])
 
     def integer_divide(self, remainder: bool, signed: bool, target, a, b, bank: str) -> None:
         shift = None
@@ -299,13 +391,20 @@ class MathSelection:
             else:
                 self.valu("v_lshrrev_b32", [target], [Imm(shift), a])
             return
-        result = self.vreg("v") if bank == "s" else target
+        maybe_zero = not (isinstance(b, Imm) and int(b.value) != 0)
+        result = self.vreg("v") if bank == "s" or maybe_zero else target
         if signed:
             self.signed_divide(remainder, result, a, b)
         elif isinstance(b, Imm) and isinstance(b.value, int) and b.value > 0 and not remainder:
             self.divide_by_constant(result, a, b.value)
         else:
             self.unsigned_divide(remainder, result, a, b)
+        if maybe_zero:  # D3D: a quotient or remainder by zero is all ones
+            zero = self.mask_reg()
+            checked = self.vreg("v") if bank == "s" else target
+            self.valu("v_cmp_eq_u32", [zero], [Imm(0), b])
+            self.valu("v_cndmask_b32", [checked], [result, Imm(-1), zero])
+            result = checked
         if bank == "s":
             self.emit("v_readfirstlane_b32", [target], [result])
 

@@ -22,7 +22,7 @@ from ...ir.ops import Op
 from .isel_tables import BUFFER_ATOMIC, DWORDS, LDS_ATOMIC, LDS_BITS, SMEM_DWORDS
 from .isel_values import components, element, is_packed
 from .isel_image import ImageSelection, is_texture
-from .machine import IMPLICIT_DEF, Imm, MInst, Special, VReg
+from .machine import IMPLICIT_DEF, Imm, MInst, Special, SubReg, VReg
 
 SLOT_BYTES = 32
 _LDS_ADDRESS_USERS = {Op.LDS_LOAD: 0, Op.LDS_STORE: 0, Op.LDS_ATOMIC: 0}
@@ -137,6 +137,8 @@ class MemorySelection(ImageSelection):
                 masks.append(mask)
             self.define(inst, masks, "s")
             return
+        if scalar.bits == 64:  # one part per component: a dword pair of the loaded tuple
+            regs = [_dword_pair(low) for low in regs[::2]]
         self.define(inst, regs, bank, is_packed(inst.type, bank))
 
     def stored_words(self, value: Inst) -> list:
@@ -415,7 +417,10 @@ class MemorySelection(ImageSelection):
         offset = inst.attrs.get("offset", 0)
         dwords = self.dword_count(inst.type)
         bank = self.bank(inst)
-        if bank == "s":
+        # bools are always "s" (lane masks): only a uniform read of a read-only buffer is an SMEM load
+        scalar = bank == "s" and (element(inst.type).kind != "bool" or not (
+            self.divergent(inst) or binding.kind.startswith("RW")))
+        if scalar:
             regs = self.scalar_buffer_load(inst, binding, descriptor, index, offset, dwords, dynamic)
             self.loaded_value(inst, regs, "s")
             return
@@ -472,6 +477,10 @@ class MemorySelection(ImageSelection):
                       f"{mode}{_offset(offset, ' ')}")
             return
         words = self.stored_words(value)
+        if not typed and tight_size(value.type) % 4 == 2:  # half3: two dwords would write 8 of its 6 bytes
+            last = self.to_vgpr(words.pop())
+            self.emit("buffer_store_short", [], [last, vaddr, descriptor, Imm(0)],
+                      f"{mode}{_offset(offset + 4 * len(words), ' ')}")
         for start in range(0, len(words), 4):
             chunk = words[start:start + 4]
             data = self.tuple_of(chunk, self.name(value))
@@ -485,24 +494,26 @@ class MemorySelection(ImageSelection):
         descriptor = self.descriptor(binding, array_index)
         fn = inst.attrs["fn"]
         scalar = element(inst.type)
-        if scalar.kind == "float" or scalar.bits != 32:
+        if scalar.kind == "float" or scalar.bits not in (32, 64):
             self.fail(f"buffer atomics on {scalar} values")
         if fn in ("min", "max"):
             name = f"buffer_atomic_{'s' if scalar.kind == 'int' else 'u'}{fn}"
         else:
             name = BUFFER_ATOMIC[fn]
+        width = scalar.bits // 32  # a 64-bit atomic (``_x2``) takes and returns dword pairs
+        if width == 2:
+            name += "_x2"
         vaddr, mode = self.buffer_addressing(binding, index, dynamic)
-        if fn == "cmpxchg":
-            compare, new = values
-            data = self.vreg("v", 2, self.name(inst))
+        sources = list(reversed(values)) if fn == "cmpxchg" else [values[0]]  # data: (value[, compare])
+        data = self.vreg("v", width * len(sources), self.name(inst))
+        if len(sources) > 1 or width > 1:
             self.emit(IMPLICIT_DEF, [data])
-            self.move(data.part(0), self.component(new, 0), "v")
-            self.move(data.part(1), self.component(compare, 0), "v")
-            result = data.part(0)
-        else:
-            data = self.vreg("v", 1, self.name(inst))
-            self.move(data, self.component(values[0], 0), "v")
-            result = data
+        for k, source in enumerate(sources):
+            for half in range(width):
+                part = self.component(source, 0)
+                target = data.part(k * width + half) if data.size > 1 else data
+                self.move(target, self.half_of(part, half) if width > 1 else part, "v")
+        result = data.part(0, width) if data.size > 1 else data
         offset = _offset(inst.attrs.get("offset", 0), " ")
         if self.users.get(inst):
             self.emit(name, [data], [vaddr, descriptor, Imm(0)], f"{mode}{offset} glc")
@@ -528,6 +539,11 @@ class MemorySelection(ImageSelection):
             self.emit("s_barrier")
         self.emit("buffer_gl1_inv")
         self.emit("buffer_gl0_inv")
+
+
+def _dword_pair(low):
+    """The 64-bit register pair that starts at the loaded dword ``low``."""
+    return SubReg(low.base, low.index, 2) if isinstance(low, SubReg) else low.part(0, 2)
 
 
 def _offset(value: int, lead: str = "") -> str:

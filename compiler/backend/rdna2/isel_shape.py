@@ -22,9 +22,10 @@ class ShapeSelection:
     def select_convert(self, inst: Inst) -> None:
         (operand,) = inst.operands
         source, target_type = element(operand.type), element(inst.type)
-        if source.bits == 64 and source.kind == "float" or target_type.bits == 64 and target_type.kind == "float":
-            self.fail("double-precision conversions")
         frm, to = type_class(source), type_class(target_type)
+        if "f64" in (frm, to) and frm != to:
+            self.select_convert_f64(inst)
+            return
         count = components(inst.type)
         if frm == to or (frm[1:] == to[1:] and frm[0] in "iu" and to[0] in "iu"):
             self.define(inst, self.val(operand).parts, self.val(operand).bank, self.val(operand).packed)
@@ -81,6 +82,11 @@ class ShapeSelection:
     def convert_one(self, frm: str, to: str, value, bank: str, target=None):
         """One component from class ``frm`` to class ``to``; returns the operand holding it
         (``target`` when it could be written there directly)."""
+        if frm == "b" and to in ("i64", "u64"):  # 0 or 1 in the low word
+            result = self.vreg(bank, 2)
+            self.move(result.part(0), self.convert_one("b", "u32", value, bank), bank)
+            self.move(result.part(1), Imm(0), bank)
+            return result
         if frm == "b":
             one = Imm(0x3C00) if to == "f16" else Imm(1.0) if to.startswith("f") else Imm(1)
             if bank == "s":
@@ -98,6 +104,10 @@ class ShapeSelection:
             return result
         if frm[0] in "iu" and to[0] in "iu":
             return self.convert_integer(frm, to, value, bank)
+        if frm in ("i64", "u64") and to == "f32":
+            return self.int64_to_f32(frm == "i64", value, target)
+        if frm == "f32" and to in ("i64", "u64"):
+            return self.f32_to_int64(to == "i64", value, target)
         if frm == "f16":  # through f32
             return self.convert_one("f32", to, self.convert_one("f16", "f32", value, "v"), bank)
         if to == "f16":

@@ -161,7 +161,14 @@ class WaveSelection:
         for index, target in enumerate(out.parts):
             if olds is not None:
                 self.move(target, olds[index], "v")
-            self.valu(mnemonic, [target], [self.to_vgpr(sources[index]), *extra], modifiers)
+            for word, part in self.words(target, sources[index]):
+                self.valu(mnemonic, [word], [self.to_vgpr(part), *extra], modifiers)
+
+    def words(self, target, source) -> list[tuple]:
+        """(target word, source word) pairs: a lane exchange moves a 64-bit value word by word."""
+        if self.width(target) == 2:
+            return [(self.half_of(target, half), self.half_of(source, half)) for half in (0, 1)]
+        return [(target, source)]
 
     def select_permlanex16(self, inst: Inst) -> None:
         source, old = inst.operands
@@ -182,7 +189,8 @@ class WaveSelection:
         sources = self.packed_parts(source) if out.packed else self.val(source).parts
         text = f"offset:{swizzle_text(int(inst.attrs['offset']))}"
         for target, part in zip(out.parts, sources):
-            self.emit("ds_swizzle_b32", [target], [self.to_vgpr(part)], text)
+            for word, piece in self.words(target, part):
+                self.emit("ds_swizzle_b32", [word], [self.to_vgpr(piece)], text)
 
     def select_ds_bpermute(self, inst: Inst) -> None:
         source, _, address = inst.operands
@@ -190,7 +198,8 @@ class WaveSelection:
         sources = self.packed_parts(source) if out.packed else self.val(source).parts
         address_reg = self.to_vgpr(self.component(address, 0))
         for target, part in zip(out.parts, sources):
-            self.emit("ds_bpermute_b32", [target], [address_reg, self.to_vgpr(part)])
+            for word, piece in self.words(target, part):
+                self.emit("ds_bpermute_b32", [word], [address_reg, self.to_vgpr(piece)])
 
     def select_readlane(self, inst: Inst) -> None:
         source, lane = inst.operands
@@ -209,8 +218,9 @@ class WaveSelection:
             if not self.is_vgpr(part):  # already uniform: nothing to read
                 parts.append(part)
                 continue
-            target = self.vreg("s", 1, self.name(inst))
-            self.emit(mnemonic, [target], [part, *extra])
+            target = self.vreg("s", self.width(part), self.name(inst))
+            for word, piece in self.words(target, part):
+                self.emit(mnemonic, [word], [piece, *extra])
             parts.append(target)
         self.define(inst, parts, "s" if all(self.is_sgpr(p) or isinstance(p, Imm) for p in parts) else "v",
                     value.packed)
@@ -227,10 +237,10 @@ class WaveSelection:
         for index, target in enumerate(out.parts):
             if target is not self.val(old).parts[index]:
                 self.move(target, self.val(old).parts[index], "v")
-            written = self.val(value).parts[index]
-            if not isinstance(written, Imm):
-                written = self.to_sgpr(written)
-            self.emit("v_writelane_b32", [target], [written, lane_operand])
+            for word, written in self.words(target, self.val(value).parts[index]):
+                if not isinstance(written, Imm):
+                    written = self.to_sgpr(written)
+                self.emit("v_writelane_b32", [word], [written, lane_operand])
 
     def select_set_inactive(self, inst: Inst) -> None:
         """Active lanes take the value, inactive ones the identity: a move, then one under ~exec."""
@@ -292,8 +302,9 @@ class WaveSelection:
         out = self.result(inst)
         sources = self.packed_parts(source) if out.packed else self.val(source).parts
         for target, part in zip(out.parts, sources):
-            self.emit("ds_write_b32", [], [own, self.to_vgpr(part)], f"offset:{base}" if base else "")
-            self.emit("ds_read_b32", [target], [address], f"offset:{base}" if base else "")
+            for word, piece in self.words(target, part):
+                self.emit("ds_write_b32", [], [own, self.to_vgpr(piece)], f"offset:{base}" if base else "")
+                self.emit("ds_read_b32", [word], [address], f"offset:{base}" if base else "")
 
 
 def _element_bits(inst: Inst) -> int:

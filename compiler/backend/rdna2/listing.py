@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import SourceCache, display_path
 from ...ir.core import Module
 from ...machine import rdna2 as device
+from ...machine.isa_classes import count_mnemonics
 from .isel import Selector
 from .machine import MFunction, MInst
 from .regalloc import Allocation, allocate
@@ -108,6 +109,7 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
         f"; scratch       {listing.scratch_bytes} bytes per lane",
         f"; occupancy     {listing.occupancy} waves per SIMD, limited by {listing.limiter} ({limits})",
         f"; instructions  {counts}",
+        f"; by class      {class_counts_text(listing.function)}",
     ]
     if module.bindings:
         lines.append("; bindings")
@@ -119,6 +121,13 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
                          f"{binding.name:<20} {descriptor_text(selector, binding)}")
     lines.append(f"{function.name}:")
     return lines
+
+
+def class_counts_text(function: MFunction) -> str:
+    """``SALU 38, VALU 22, ..., other 4 (s_waitcnt 10)``: every class of ``machine/isa_classes.py``."""
+    mnemonics = [inst.mnemonic for inst in function.instructions() if not inst.is_marker]
+    counts = ", ".join(f"{name} {count}" for name, count in count_mnemonics(mnemonics).items())
+    return f"{counts} (s_waitcnt {mnemonics.count('s_waitcnt')})"
 
 
 def descriptor_text(selector: Selector, binding) -> str:

@@ -110,9 +110,13 @@ class MInst:
     modifiers: str = ""
     coord: Coord = UNKNOWN
     comment: str = ""
+    # VOP3 source modifiers by source index: {"neg"}, {"abs"} or both (``-|v[2:3]|``)
+    source_modifiers: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def format(self) -> str:
-        operands = ", ".join(op.format() for op in [*self.defs, *self.uses])
+        uses = [_modified(op.format(), self.source_modifiers.get(index, frozenset()))
+                for index, op in enumerate(self.uses)]
+        operands = ", ".join([*(op.format() for op in self.defs), *uses])
         text = f"{self.mnemonic} {operands}".rstrip()
         if self.modifiers:
             text += " " + self.modifiers
@@ -131,6 +135,12 @@ class MInst:
             elif isinstance(operand, SubReg):
                 found.append(operand.base)
         return found
+
+
+def _modified(text: str, modifiers: frozenset[str]) -> str:
+    if "abs" in modifiers:
+        text = f"|{text}|"
+    return f"-{text}" if "neg" in modifiers else text
 
 
 @dataclass(eq=False)

@@ -4,7 +4,7 @@
 
 A test oracle for the back end (STYLE item 15): the IR interpreter says what a kernel computes,
 this says what its listing computes, and tests compare the two. It runs the RDNA2 the selector
-emits for buffers, LDS, images (gather4 in ``simulate_gather.py``), scalar and vector ALU work,
+emits for buffers (``simulate_buffers.py``), LDS, images (gather4 in ``simulate_gather.py``), scalar and vector ALU work,
 DPP16 and exec-mask control flow; anything else raises ``SimulationError``. Registers are 32-bit
 words: VGPRs one per lane, SGPRs one per wave; a lane mask is one SGPR (wave32) or a pair
 (wave64). Descriptors are modeled: the table at ``s[0:1]`` holds, per binding slot, the binding's
@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...ir.core import Module
-from ...ir.lower.globals import tight_size
 from . import simulate_atomics as atomics
+from . import simulate_buffers as buffers
 from . import simulate_gather as gathers
+from . import simulate_wide as wide_alu
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
 
 
@@ -47,13 +48,14 @@ def u32(values) -> np.ndarray:
         else np.asarray(values).astype(np.uint32)
 
 
-_VALU_F32 = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "min": np.fmin, "max": np.fmax}
+_VALU_F32 = {"add": np.add, "sub": np.subtract, "subrev": lambda a, b: b - a, "mul": np.multiply,
+             "min": np.fmin, "max": np.fmax}
 _VALU_U32 = {"add_nc_u32": lambda a, b: a + b, "sub_nc_u32": lambda a, b: a - b,
              "subrev_nc_u32": lambda a, b: b - a, "mul_lo_u32": lambda a, b: a * b,
              "and_b32": lambda a, b: a & b, "or_b32": lambda a, b: a | b, "xor_b32": lambda a, b: a ^ b,
              "lshlrev_b32": lambda a, b: b << (a & 31), "lshrrev_b32": lambda a, b: b >> (a & 31),
              "ashrrev_i32": lambda a, b: (b.astype(np.int32) >> (a & 31).astype(np.int32)).astype(np.uint32),
-             "min_u32": np.minimum, "max_u32": np.maximum,
+             "min_u32": np.minimum, "max_u32": np.maximum, "lshl_or_b32": lambda a, b, c: (a << (b & 31)) | c,
              "min_i32": lambda a, b: np.minimum(a.astype(np.int32), b.astype(np.int32)).astype(np.uint32),
              "max_i32": lambda a, b: np.maximum(a.astype(np.int32), b.astype(np.int32)).astype(np.uint32)}
 _SALU = {"add_u32": lambda a, b: a + b, "add_i32": lambda a, b: a + b, "sub_u32": lambda a, b: a - b,
@@ -200,6 +202,8 @@ class Machine:
 
     # ------------------------------------------------------------------- scalar
     def salu(self, inst: MInst) -> None:
+        if wide_alu.execute_scalar(self, inst):  # 64-bit data, carries
+            return
         name = inst.mnemonic[2:]
         wide = name.endswith("_b64")
         if name.startswith(("and_saveexec", "andn2_saveexec", "or_saveexec")):
@@ -295,6 +299,8 @@ class Machine:
         if inst.mnemonic.endswith("_dpp") or "dpp8" in inst.modifiers:
             self.dpp(inst)
             return
+        if wide_alu.execute(self, inst):  # doubles, 64-bit integers, halves, fma
+            return
         if name.startswith("cmp_"):
             _, condition, kind = name.split("_")
             a, b = (self.vector(op) for op in inst.uses)
@@ -336,13 +342,14 @@ class Machine:
     def unary(self, name: str, sources: list, inst: MInst) -> np.ndarray:
         a = sources[0]
         table = {
-            "mov_b32": lambda: a, "not_b32": lambda: ~a,
+            "mov_b32": lambda: a, "not_b32": lambda: ~a, "pack_b32_f16": lambda: (a & 0xFFFF) | (sources[1] << 16),
             "cvt_f32_u32": lambda: u32(a.astype(np.float32)),
             "cvt_f32_i32": lambda: u32(a.view(np.int32).astype(np.float32)),
             "cvt_u32_f32": lambda: np.clip(np.nan_to_num(f32(a)), 0, 4294967295).astype(np.uint32),
             "cvt_i32_f32": lambda: np.clip(np.nan_to_num(f32(a)), -2**31, 2**31 - 1).astype(np.int32).view(np.uint32),
             "rcp_f32": lambda: u32((1 / f32(a)).astype(np.float32)),
             "rcp_iflag_f32": lambda: u32((1 / f32(a)).astype(np.float32)),
+            "sqrt_f32": lambda: _sqrt(f32(a)),
             "cvt_f32_f16": lambda: u32((a & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float32)),
             "cvt_f16_f32": lambda: f32(a).astype(np.float16).view(np.uint16).astype(np.uint32),
             "bfe_i32": lambda: ((a << (32 - sources[1] - sources[2])).view(np.int32)
@@ -354,6 +361,7 @@ class Machine:
             "mbcnt_lo_u32_b32": lambda: self.mbcnt(a, sources[1], 0),
             "mbcnt_hi_u32_b32": lambda: self.mbcnt(a, sources[1], 32),
             "bcnt_u32_b32": lambda: np.array([bin(int(x)).count("1") for x in a], np.uint32) + sources[1],
+            "perm_b32": lambda: _perm_bytes(a, sources[1], sources[2], inst),
         }
         if name not in table:
             raise SimulationError(f"cannot simulate {inst.format()}")
@@ -410,6 +418,8 @@ class Machine:
             self.write_v(inst.defs[0], moved, lanes=self.exec & write)
             return
         plain = MInst(inst.mnemonic[:-4], inst.defs, [Imm(0)] + inst.uses[1:])
+        if wide_alu.execute_with_first_source(self, plain, moved):  # halves, fmac, 64-bit ...
+            return
         other = self.vector(inst.uses[1])
         name = plain.mnemonic[2:]
         if name[:-4] in _VALU_F32 and name.endswith("_f32"):
@@ -419,55 +429,6 @@ class Machine:
         self.write_v(inst.defs[0], result)
 
     # ------------------------------------------------------------------- memory
-    def buffer(self, inst: MInst) -> None:
-        name = inst.mnemonic
-        atomic = name.startswith("buffer_atomic_")
-        store = "store" in name or (atomic and not inst.defs)
-        data = inst.uses[0] if store else None
-        rest = inst.uses[1:] if store else inst.uses
-        vaddr, descriptor = rest[0], rest[1]
-        binding = self.bindings[int(self.s[self.regs(descriptor)[1]])]
-        if binding.name in self.buffers:
-            words = self.buffers[binding.name].view(np.uint32).reshape(-1)
-        else:  # a cbuffer read at a per-lane offset
-            words = np.frombuffer(bytes(self.cbuffers.get(binding.name, b"")), np.uint32).copy()
-        offset = int(re.search(r"offset:(\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
-        base = self.buffer_addresses(inst, vaddr, binding, offset)
-        count = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4}.get(name.split("_")[-1], 1)
-        target = inst.defs[0] if inst.defs else data
-        for lane in np.flatnonzero(self.exec):
-            index = int(base[lane]) // 4
-            if atomic:
-                if index < len(words):
-                    self.buffer_atomic(name[len("buffer_atomic_"):], words, index, target, lane, bool(inst.defs))
-                continue
-            for k in range(count):
-                if index + k >= len(words):
-                    continue
-                if store:
-                    words[index + k] = self.v[self.regs(data)[1] + k][lane]
-                else:
-                    self.v[self.regs(target)[1] + k][lane] = words[index + k]
-
-    def buffer_addresses(self, inst: MInst, vaddr, binding, offset: int) -> np.ndarray:
-        """Byte addresses per lane: ``idxen`` index * stride, ``offen`` a byte offset, both a
-        VGPR pair (index, offset), plus the instruction's ``offset:``; in 64 bits, no wrap."""
-        idxen, offen = "idxen" in inst.modifiers, "offen" in inst.modifiers
-        if not (idxen or offen):
-            return np.full(self.wave, offset, np.int64)
-        stride = tight_size(binding.element) if binding.element is not None and idxen else 1
-        words = [self.v[self.regs(vaddr)[1] + k].astype(np.int64) for k in range(1 + (idxen and offen))]
-        return words[0] * stride + offset + (words[1] if idxen and offen else 0)
-
-    def buffer_atomic(self, fn: str, words: np.ndarray, index: int, data, lane: int, returns: bool) -> None:
-        """One lane's ``buffer_atomic_<fn>``: data is (value) or, for cmpswap, (value, compare)."""
-        _, first, _ = self.regs(data)
-        old = int(words[index])
-        compare = int(self.v[first + 1][lane]) if fn == "cmpswap" else None
-        words[index] = atomics.buffer_atomic(fn, old, int(self.v[first][lane]), compare)
-        if returns:
-            self.v[first][lane] = old
-
     def lds_access(self, inst: MInst) -> None:
         name = inst.mnemonic
         offset = int(re.search(r"offset:(\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
@@ -547,7 +508,7 @@ class Machine:
             for k, value in enumerate(values):
                 self.write_v(inst.defs[0], np.full(self.wave, value, np.uint32), index=k)
             return
-        mip = address[3] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)
+        mip = address[-1] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)  # x, y[, slice], mip
         for lane in np.flatnonzero(self.exec):
             level = int(mip[lane])
             if level >= len(mips):
@@ -586,7 +547,7 @@ def _signed(value: int) -> int:
 _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
-    ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", Machine.buffer), ("ds_", Machine.lds_access),
+    ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", buffers.access), ("ds_", Machine.lds_access),
     ("image_gather4", gathers.gather4), ("image_", Machine.image), ("scratch_", Machine.scratch_access),
 ]
 
@@ -597,3 +558,25 @@ def simulate(function: MFunction, module: Module, buffers: dict | None = None, c
     machine = Machine(function, module, buffers or {}, cbuffers or {},
                       module.lds_bytes + getattr(function, "extra_lds", 0) if lds_bytes is None else lds_bytes)
     return machine.run(max_steps)
+
+
+def _sqrt(values: np.ndarray) -> np.ndarray:
+    """``v_sqrt_f32`` modelled as the interpreter computes it: correctly rounded, NaN below 0."""
+    with np.errstate(invalid="ignore"):
+        return u32(np.sqrt(values).astype(np.float32))
+
+
+def _perm_bytes(high: np.ndarray, low: np.ndarray, selector, inst: MInst) -> np.ndarray:
+    """``v_perm_b32``: each byte of the result is byte ``sel`` of {high, low} (low is bytes
+    0-3), or zero for selector 12; the other selectors (sign replication, 0xff) are not modelled."""
+    pool = (high.astype(np.uint64) << 32) | low.astype(np.uint64)
+    result = np.zeros_like(low, dtype=np.uint32)
+    for index in range(4):
+        select = (int(np.max(selector)) >> (8 * index)) & 0xFF
+        if select == 12:
+            continue
+        if select > 7:
+            raise SimulationError(f"cannot simulate {inst.format()} (byte selector {select})")
+        byte = ((pool >> np.uint64(8 * select)) & np.uint64(0xFF)).astype(np.uint32)
+        result |= byte << np.uint32(8 * index)
+    return result

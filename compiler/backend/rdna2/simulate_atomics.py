@@ -14,21 +14,24 @@ import re
 DS_ATOMIC = re.compile(r"ds_(add|and|or|xor|min|max|wrxchg|cmpst)(_rtn)?_(u32|i32|b32)$")
 
 
-def _signed(value: int) -> int:
-    return value - (1 << 32) if value & 0x80000000 else value
+def _signed(value: int, bits: int = 32) -> int:
+    return value - (1 << bits) if value >> (bits - 1) & 1 else value
 
 
-_OPERATIONS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "and": lambda a, b: a & b,
-               "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b, "swap": lambda a, b: b,
-               "umin": min, "umax": max,
-               "smin": lambda a, b: min(a, b, key=_signed), "smax": lambda a, b: max(a, b, key=_signed)}
+_OPERATIONS = {"add": lambda a, b, bits: a + b, "sub": lambda a, b, bits: a - b, "and": lambda a, b, bits: a & b,
+               "or": lambda a, b, bits: a | b, "xor": lambda a, b, bits: a ^ b, "swap": lambda a, b, bits: b,
+               "umin": lambda a, b, bits: min(a, b), "umax": lambda a, b, bits: max(a, b),
+               "smin": lambda a, b, bits: min(a, b, key=lambda v: _signed(v, bits)),
+               "smax": lambda a, b, bits: max(a, b, key=lambda v: _signed(v, bits))}
 
 
-def buffer_atomic(fn: str, old: int, value: int, compare: int | None = None) -> int:
-    """The new word of ``buffer_atomic_<fn>`` (``cmpswap``: ``value`` when ``old == compare``)."""
+def buffer_atomic(fn: str, old: int, value: int, compare: int | None = None, bits: int = 32) -> int:
+    """The new word (``bits`` 64: dword pair, the ``_x2`` forms) of ``buffer_atomic_<fn>``
+    (``cmpswap``: ``value`` when ``old == compare``)."""
+    mask = (1 << bits) - 1
     if fn == "cmpswap":
-        return (value if old == compare else old) & 0xFFFFFFFF
-    return _OPERATIONS[fn](old, value) & 0xFFFFFFFF
+        return (value if old == compare else old) & mask
+    return _OPERATIONS[fn](old, value, bits) & mask
 
 
 def lds_atomic(match: re.Match, old: int, data: list[int]) -> int:

@@ -1,9 +1,10 @@
-"""The listing simulator's ``image_gather4_lz[_o]``: D3D's gather4 at mip 0 of a 2-D texture
+"""The listing simulator's ``image_gather4[_c]_lz[_o]``: D3D's gather4 at mip 0 of a 2-D texture
 or 2-D array, one channel (dmask 1 red, 2 green, 4 blue, 8 alpha) of the four texels of the
 bilinear footprint into four VGPRs, x, y, z, w (``d16`` results, from Texture2D<half4>, are
 not simulated).
 
-The address VGPRs are [offset,] u, v[, slice] as float32 bits; the offset dword packs
+The address VGPRs are [offset,] [reference,] u, v[, slice] as float32 bits (``_c``: GatherCmp,
+each value compared with the reference, 1.0 or 0.0); the offset dword packs
 6-bit signed texel offsets, u in bits 0-5 and v in bits 8-13. The texture and the sampler
 are found through their descriptors (the first SGPR holds the binding number, as for every
 descriptor the simulator loads); the sampler is an ``shc.Sampler`` or ``(filter, address)``.
@@ -17,7 +18,7 @@ import re
 
 import numpy as np
 
-from ...ir.interpret.gather import gather_texels
+from ...ir.interpret.gather import compared, gather_texels
 
 
 def _signed6(bits: int) -> int:
@@ -37,6 +38,8 @@ def gather4(machine, inst) -> None:
     offset = (0, 0)
     if inst.mnemonic.endswith("_o"):
         packed = address.pop(0)
+    comparing = "_c_" in inst.mnemonic  # image_gather4_c_lz: the reference after the offset
+    reference = address.pop(0) if comparing else None
     if " d16" in inst.modifiers:
         from .simulate import SimulationError  # here: simulate imports this module
         raise SimulationError(f"cannot simulate a d16 gather: {inst.format()}")
@@ -50,6 +53,8 @@ def gather4(machine, inst) -> None:
         u, v = (np.uint32(address[k][lane]).view(np.float32) for k in range(2))
         layer = np.uint32(address[2][lane]).view(np.float32) if is_array else None
         values = gather_texels(level, u, v, layer, channel, state, offset)
-        words = np.asarray(values, level.dtype).view(np.uint32)
+        if comparing:
+            values = compared(values, np.uint32(reference[lane]).view(np.float32), state)
+        words = np.asarray(values, np.float32 if comparing else level.dtype).view(np.uint32)
         for k in range(4):
             machine.v[first + k][lane] = words[k]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import Op
+from .fused import fused_multiply_add as fused_multiply_add_rounded_once
 from .values import (InterpretError, Whole, as_lanes, cast_wrapping, convert, dtype_of, is_aggregate,
                                 width_of)
 
@@ -110,9 +111,7 @@ def fused_multiply_add(m, inst, args, exec_lanes):
     a, b, c = _operands_in(inst, args)
     with np.errstate(all="ignore"):
         if a.dtype.kind == "f":
-            # float64 holds a float32 product exactly: one rounding at the end, as a fma
-            wide = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
-            return _result(inst, wide)
+            return _result(inst, fused_multiply_add_rounded_once(a, b, c))
         return _result(inst, a * b + c)
 
 
@@ -308,6 +307,12 @@ def _cross(a, b):
                      a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
 
 
+def _saturate(x):
+    """Clamped to [0, 1]; NaN gives 0 (D3D), -0.0 gives +0.0 (as ``llvm.maximum`` orders them)."""
+    x = np.where(np.isnan(x), 0, x)
+    return np.where(x <= 0, np.zeros_like(x), np.minimum(x, 1)).astype(x.dtype)
+
+
 MATH_FUNCTIONS = {
     "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "rcp": lambda x: 1 / x,
     "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log10": np.log10,
@@ -315,7 +320,7 @@ MATH_FUNCTIONS = {
     "round": np.rint, "trunc": np.trunc,
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
     "atan": np.arctan, "atan2": np.arctan2, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
-    "saturate": lambda x: np.clip(x, 0, 1), "lerp": lambda a, b, s: a + s * (b - a),
+    "saturate": _saturate, "lerp": lambda a, b, s: a + s * (b - a),
     "clamp": lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
     "step": lambda edge, x: (x >= edge).astype(x.dtype), "smoothstep": _smoothstep,
     "mad": lambda a, b, c: a * b + c, "fmod": np.fmod, "ldexp": lambda x, e: x * np.exp2(e),

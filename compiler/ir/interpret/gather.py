@@ -12,9 +12,11 @@ float32 in that order, as the host JIT does. The sampler's address mode (0 clamp
 slice is ``round(w)`` clamped to the slices. A texture without the channel gives D3D's
 default (0, or 1 for alpha); border mode gives the border color's channel outside.
 
-The sampler is given under its name as the runtime's ``shc.Sampler`` (``address`` and
-``border`` are read) or a tuple ``(filter, address[, border rgba])`` with the runtime's
-numbers. Resource arrays of textures or samplers raise ``InterpretError``.
+The sampler is given under its name as the runtime's ``shc.Sampler`` (``address``,
+``border`` and, for GatherCmp*, ``comparison`` are read) or a tuple ``(filter, address[,
+border rgba[, comparison name]])`` with the runtime's numbers. ``GatherCmp*`` compares its
+reference with each gathered value (``ref <comparison> texel``, border color included):
+1.0 or 0.0. Resource arrays of textures or samplers raise ``InterpretError``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,26 @@ def sampler_state(sampler) -> tuple[int, list]:
     if hasattr(sampler, "address"):
         return ADDRESS_MODES[sampler.address], list(sampler.border)
     return int(sampler[1]), list(sampler[2]) if len(sampler) > 2 else [0.0, 0.0, 0.0, 0.0]
+
+
+def sampler_comparison(sampler) -> str:
+    """The comparison function of an ``shc.Sampler`` (or the 4th item of a tuple; default less_equal)."""
+    if isinstance(sampler, np.ndarray) and sampler.ndim == 0:
+        sampler = sampler.item()
+    if hasattr(sampler, "comparison"):
+        return sampler.comparison
+    return sampler[3] if len(sampler) > 3 else "less_equal"
+
+
+COMPARE = {"never": lambda r, t: False, "less": lambda r, t: r < t, "equal": lambda r, t: r == t,
+           "less_equal": lambda r, t: r <= t, "greater": lambda r, t: r > t, "not_equal": lambda r, t: not r == t,
+           "greater_equal": lambda r, t: r >= t, "always": lambda r, t: True}
+
+
+def compared(values: list, reference, sampler) -> list:
+    """GatherCmp: ``reference <comparison> texel`` of each gathered value, as float32 1.0 or 0.0."""
+    test = COMPARE[sampler_comparison(sampler)]
+    return [np.float32(1.0 if test(np.float32(reference), np.float32(value)) else 0.0) for value in values]
 
 
 def gather_texels(texels: np.ndarray, u, v, layer, channel: int, sampler, offset=(0, 0)) -> list:
@@ -88,14 +110,16 @@ def texture_gather(m, inst, args, exec_lanes):
         raise InterpretError(f"texture_gather needs {names[0]!r} and its sampler {names[1]!r} (buffers={{...}})")
     resource, sampler = m.buffers[names[0]], m.buffers[names[1]]
     level = np.asarray(resource[0] if isinstance(resource, list) else resource)
-    (uv,) = args
+    uv, *reference = args  # GatherCmp*: the reference value, compared with each texel
     is_array = bindings[0].kind.endswith("Array")
     offset = inst.attrs.get("offset", [0, 0])
     result = zeros(m.wave_size, inst.type)
     for lane in np.flatnonzero(exec_lanes):
         layer = uv[lane, 2] if is_array else None
         values = gather_texels(level, uv[lane, 0], uv[lane, 1], layer, inst.attrs["channel"], sampler, offset)
-        result[lane] = np.array(values, dtype=level.dtype).astype(dtype_of(inst.type))
+        if reference:
+            values = compared(values, reference[0][lane], sampler)
+        result[lane] = np.array(values, dtype=np.float32 if reference else level.dtype).astype(dtype_of(inst.type))
     return result
 
 

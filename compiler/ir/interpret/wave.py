@@ -160,6 +160,19 @@ def all_equal(m, inst, args, exec_lanes):
     return per_component
 
 
+def match(m, inst, args, exec_lanes):
+    """Every component must have the same bits (the model compares a (W, n) value whole)."""
+    values = args[0].astype(dtype_of(inst.operands[0].type))
+    return wm.wave_match(values, exec_lanes).values
+
+
+def multi_prefix(m, inst, args, exec_lanes):
+    name = _reduce_name(inst)
+    values = args[0].astype(dtype_of(inst.type))
+    masks = args[1].astype(np.uint32)
+    return _per_component(lambda v: wm.wave_multi_prefix(name, v, masks, exec_lanes).values, values)
+
+
 # ---------------------------------------------------------------------------------------
 # RDNA2 primitives
 # ---------------------------------------------------------------------------------------
@@ -289,6 +302,7 @@ HANDLERS = {
     Op.WAVE_ACTIVE: active_reduce, Op.WAVE_PREFIX: prefix_scan, Op.WAVE_BALLOT: ballot,
     Op.WAVE_COUNT_BITS: count_bits, Op.WAVE_PREFIX_COUNT_BITS: prefix_count_bits,
     Op.WAVE_ANY_TRUE: any_true, Op.WAVE_ALL_TRUE: all_true, Op.WAVE_ALL_EQUAL: all_equal,
+    Op.WAVE_MATCH: match, Op.WAVE_MULTI_PREFIX: multi_prefix,
     Op.QUAD_READ: quad_read, Op.QUAD_READ_LANE_AT: quad_read_lane_at,
     Op.DPP16: dpp16, Op.DPP8: dpp8, Op.PERMLANEX16: permlanex16, Op.DS_SWIZZLE: ds_swizzle,
     Op.DS_BPERMUTE: ds_bpermute, Op.READLANE: readlane, Op.READFIRSTLANE: readfirstlane,

@@ -119,4 +119,5 @@ def _constant_binary(expr: ast.Binary, env: dict | None) -> int | None:
 def root_decl(expr):
     while isinstance(expr, (ast.Index, ast.Member)):
         expr = expr.obj
-    return expr.decl if isinstance(expr, ast.Identifier) else None
+    decl = expr.decl if isinstance(expr, ast.Identifier) else None
+    return decl.this_param if isinstance(decl, ast.FieldRef) else decl  # a member x is this.x

@@ -6,9 +6,9 @@ the operands' common type), after explicit conversions of both operands.
 operands they might skip have no side effects (no assignments, no calls of
 functions that write anything, no memory writes, atomics, barriers or wave ops,
 whose results depend on which lanes run them); otherwise they become control
-flow with the short-circuit HLSL 2021 specifies. On vectors both sides are
-always evaluated. On matrices operators work a row at a time (``emit_op``,
-lower/matrices.py).
+flow with the short-circuit HLSL 2021 specifies. On vectors, and always in
+HLSL 2018 (``-HV 2018``: no short-circuit), every operand is evaluated. On
+matrices operators work a row at a time (``emit_op``, lower/matrices.py).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ...frontend.conversions import binary_shape, with_shape
 from ...frontend.expressions import ExpressionChecker
+from ...frontend.resource_access import is_mips_access
 from ..core import Inst
+from .expr_text import expression_text
 from .places import Place, ResourceRef, ValueRoot
 from .ssa import Var
 from .matrices import with_scalar
-from .values import Unsupported, components, ir_type, matrix_shape
+from .values import Unsupported, components, ir_type
 from ..ops import Op
 
 BINARY_OPS = {
@@ -41,7 +43,12 @@ class ExpressionLowering:
     """Mixin: ``expr(node)`` lowers an expression; ``place(node)`` an l-value."""
 
     def expr(self, node) -> Inst:
-        return self.visit(node)
+        value = self.visit(node)
+        if isinstance(value, Inst) and value.op is not Op.CONST and value not in self.b.value_exprs:
+            text = expression_text(node)
+            if text:
+                self.b.value_exprs[value] = text  # the innermost expression that made it names it
+        return value
 
     def generic_visit(self, node):
         raise Unsupported(f"the expression '{type(node).__name__}'", node.coord)
@@ -71,6 +78,10 @@ class ExpressionLowering:
     # -------------------------------------------------------------- places
     def place(self, node) -> Place:
         coord = node.coord
+        if isinstance(node, ast.Identifier) and isinstance(node.decl, ast.FieldRef):  # x meaning this.x
+            this = node.decl.this_param
+            base = Place(self.variable(this, coord), ir_type(this.type, coord))
+            return self.add_step(base, "member", node.decl.index, coord)
         if isinstance(node, ast.Identifier):
             root = self.variable(node.decl, coord)
             if isinstance(root, ResourceRef):
@@ -82,7 +93,13 @@ class ExpressionLowering:
                 return self.add_step(base, "swizzle", node.swizzle, coord)
             names = [name for name, _ in base.result_type.fields]
             return self.add_step(base, "member", names.index(node.name), coord)
+        if isinstance(node, ast.Index) and node.decl is not None:  # a struct's operator[]: a value
+            value = self.inline_call(node, node.decl, self.receiver(node.obj, node.decl), [node.index])
+            return Place(ValueRoot(value), self.expr_type(node))
         if isinstance(node, ast.Index):
+            if is_mips_access(node) and isinstance(node.obj.type, T.ResourceType):  # tex.mips[level][pos]
+                root = self.mip_element(node)
+                return Place(root, ir_type(root.ref.type.element, coord))
             if isinstance(node.obj.type, T.ResourceType):
                 ref = self.resource_ref(node.obj)
                 root = self.element_root(ref, node.index)
@@ -124,10 +141,12 @@ class ExpressionLowering:
         constant = self.constant_int(index_node)
         if constant is not None:
             return constant
-        return self.convert(self.expr(index_node), T.UINT, index_node.coord)
+        return self.expr_as(index_node, T.UINT, index_node.coord)
 
     # ----------------------------------------------------------- operators
     def visit_Binary(self, node: ast.Binary) -> Inst:
+        if node.decl is not None:  # a struct's operator method (lower/methods.py)
+            return self.inline_call(node, node.decl, self.receiver(node.left, node.decl), [node.right])
         op, coord = node.op, node.coord
         result = self.expr_type(node)
         if op in ("&&", "||"):
@@ -135,19 +154,24 @@ class ExpressionLowering:
         if op in COMPARISONS:
             element = operand_element(node.left, node.right)
             operand_type = with_scalar(result, element)
-            left = self.convert(self.expr(node.left), operand_type, node.left.coord)
-            right = self.convert(self.expr(node.right), operand_type, node.right.coord)
+            left = self.expr_as(node.left, operand_type, node.left.coord)
+            right = self.expr_as(node.right, operand_type, node.right.coord)
             return self.emit_op(COMPARISONS[op], [left, right], result, None, coord)
-        left = self.convert(self.expr(node.left), result, node.left.coord)
-        right = self.convert(self.expr(node.right), result, node.right.coord)
+        left = self.expr_as(node.left, result, node.left.coord)
+        right = self.expr_as(node.right, result, node.right.coord)
         return self.emit_op(BINARY_OPS[op], [left, right], result, None, coord)
+
+    @property
+    def short_circuits(self) -> bool:
+        """HLSL 2021's ``&&``, ``||`` and scalar ``?:`` skip an operand; HLSL 2018's never do."""
+        return self.program.language.hlsl_version >= 2021
 
     def logical(self, node: ast.Binary, result: T.Type) -> Inst:
         coord = node.coord
-        left = self.convert(self.expr(node.left), result, node.left.coord)
+        left = self.expr_as(node.left, result, node.left.coord)
         op = Op.AND if node.op == "&&" else Op.OR
-        if not isinstance(result, T.ScalarType) or not self.has_side_effects(node.right):
-            right = self.convert(self.expr(node.right), result, node.right.coord)
+        if not isinstance(result, T.ScalarType) or not self.short_circuits or not self.has_side_effects(node.right):
+            right = self.expr_as(node.right, result, node.right.coord)
             return self.emit_op(op, [left, right], result, None, coord)
         temp = Var(f"{node.op}.value", T.BOOL)
         self.b.write(temp, left)
@@ -163,7 +187,7 @@ class ExpressionLowering:
             self.b.cond_branch(left, end, rhs, coord)
         self.b.seal(rhs)
         self.b.start(rhs)
-        self.b.write(temp, self.convert(self.expr(node.right), result, node.right.coord))
+        self.b.write(temp, self.expr_as(node.right, result, node.right.coord))
         self.b.branch(end, coord)
         self.b.seal(end)
         self.b.start(end)
@@ -174,14 +198,18 @@ class ExpressionLowering:
         result = self.expr_type(node)
         side_effects = self.has_side_effects(node.then) or self.has_side_effects(node.otherwise)
         # HLSL 2021: a scalar condition short-circuits whatever the arms' type (a wave op in an
-        # arm runs only on the lanes that choose it); a vector condition selects per component.
+        # arm runs only on the lanes that choose it). HLSL 2018 evaluates both arms, and its
+        # vector condition selects per component.
         vector_condition = not isinstance(node.cond.type, T.ScalarType)
-        if isinstance(result, (T.ScalarType, T.VectorType)) and (vector_condition or not side_effects):
-            cond = self.convert(self.expr(node.cond), T.with_element(result, T.BOOL), node.cond.coord)
-            then = self.convert(self.expr(node.then), result, node.then.coord)
-            otherwise = self.convert(self.expr(node.otherwise), result, node.otherwise.coord)
+        both = not self.short_circuits
+        if isinstance(result, (T.ScalarType, T.VectorType)) and (vector_condition or both or not side_effects):
+            cond = self.expr_as(node.cond, T.with_element(result, T.BOOL), node.cond.coord)
+            then = self.expr_as(node.then, result, node.then.coord)
+            otherwise = self.expr_as(node.otherwise, result, node.otherwise.coord)
             return self.b.emit(Op.SELECT, [cond, then, otherwise], result, None, coord)
         cond = self.to_bool(self.expr(node.cond), node.cond.coord)
+        arms = [node.then, node.otherwise]
+        evaluated = [self.expr_as(arm, result, arm.coord) for arm in arms] if both else None
         temp = Var("?:.value", result)
         number = self.b.next_id()
         header = self.fresh_header(coord)
@@ -190,16 +218,18 @@ class ExpressionLowering:
         end = self.b.new_block(f"cond.end{number}", coord)
         header.kind, header.merge = "if", end
         self.b.cond_branch(cond, then_block, else_block, coord)
-        for block, arm in ((then_block, node.then), (else_block, node.otherwise)):
+        for index, (block, arm) in enumerate(zip((then_block, else_block), arms)):
             self.b.seal(block)
             self.b.start(block)
-            self.b.write(temp, self.convert(self.expr(arm), result, arm.coord))
+            self.b.write(temp, evaluated[index] if both else self.expr_as(arm, result, arm.coord))
             self.b.branch(end, coord)
         self.b.seal(end)
         self.b.start(end)
         return self.b.read(temp)
 
     def visit_Unary(self, node: ast.Unary) -> Inst:
+        if node.decl is not None:  # a struct's operator method
+            return self.inline_call(node, node.decl, self.receiver(node.operand, node.decl), [])
         op, coord = node.op, node.coord
         result = self.expr_type(node)
         if op in ("++", "--"):
@@ -209,7 +239,7 @@ class ExpressionLowering:
             new = self.emit_op(arithmetic, [old, self.one(old.type, coord)], old.type, None, coord)
             self.store(place, new, coord)
             return old if node.postfix else new
-        value = self.convert(self.expr(node.operand), result, node.operand.coord)
+        value = self.expr_as(node.operand, result, node.operand.coord)
         if op == "+":
             return value
         if op == "-":
@@ -223,7 +253,7 @@ class ExpressionLowering:
         place = self.place(node.target)
         target = place.result_type
         if node.op == "=":
-            value = self.convert(self.expr(node.value), target, node.value.coord)
+            value = self.expr_as(node.value, target, node.value.coord)
         else:
             operator = node.op[:-1]
             old = self.load(place, coord)
@@ -255,9 +285,21 @@ class ExpressionLowering:
                 return value
             if isinstance(value.type, T.ScalarType):
                 return self.splat_aggregate(value, target, node.coord)
-            if matrix_shape(target) is None:
-                raise Unsupported(f"a cast from '{value.type}' to '{target}'", node.coord)
+            if isinstance(value.type, T.StructType) and isinstance(target, T.StructType):
+                return self.convert(value, target, node.coord)  # (Base)derived: its first fields
+        if isinstance(node.type, T.ArrayType) or isinstance(node.expr.type, T.ArrayType):
+            return self.flat_cast(value, target, node.coord)
+        if isinstance(target, T.StructType):
+            raise Unsupported(f"a cast from '{value.type}' to '{target}'", node.coord)
         return self.convert(value, target, node.coord)
+
+    def flat_cast(self, value: Inst, target: T.Type, coord: Coord) -> Inst:
+        """An element-wise cast to or from an array: ``target`` rebuilt from the first
+        scalars of ``value`` in order (matrices row by row), each converted."""
+        scalars = self.leaves(value, coord)
+        if len(scalars) == 1:
+            return self.splat_aggregate(scalars[0], target, coord)
+        return self.rebuild(scalars[::-1], target, coord)  # rebuild pops from the end: first scalars first
 
     def splat_aggregate(self, scalar: Inst, target: T.Type, coord: Coord) -> Inst:
         """``(S)x``: every scalar of the struct or array set to ``x``."""
@@ -305,5 +347,5 @@ class ExpressionLowering:
             elif isinstance(param_type, (T.SamplerType, T.ResourceType)):
                 values.append(None)
             else:
-                values.append(self.convert(self.expr(arg), param_type, arg.coord))
+                values.append(self.expr_as(arg, param_type, arg.coord))
         return values, places

@@ -32,7 +32,7 @@ lines for inlined code.
 from __future__ import annotations
 
 
-from ...diagnostics import Coord, Diagnostics, nesting_guard
+from ...diagnostics import Coord, Diagnostics, InlineSite, nesting_guard
 from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ...frontend.sema import Program
@@ -40,7 +40,9 @@ from ..core import Function, Module
 from .exprs import ExpressionLowering
 from .globals import layout_globals, round_up, row_major, tight_size
 from .intrinsics import IntrinsicLowering
+from .intrinsics_composed import ComposedIntrinsics
 from .matrices import MatrixLowering
+from .methods import MethodLowering
 from .places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
 from .resources import ResourceLowering
 from .constants import constant_int
@@ -83,8 +85,8 @@ class Frame:
         self.breakables: list = []
 
 
-class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ResourceLowering, MatrixLowering,
-              PlaceLowering, ValueLowering, ast.NodeVisitor):
+class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ComposedIntrinsics, MethodLowering,
+              ResourceLowering, MatrixLowering, PlaceLowering, ValueLowering, ast.NodeVisitor):
     def __init__(self, program: Program, wave_size: int, diagnostics: Diagnostics):
         self.program = program
         self.diagnostics = diagnostics
@@ -95,7 +97,8 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
                             wave_size=program.wave_size or wave_size, coord=entry.coord)
         self.b = FunctionBuilder(function)
         self.module = Module(function, list(self.globals.bindings), list(self.globals.groupshared.values()),
-                             0, entry.coord.file, value_names=self.b.value_names)
+                             0, entry.coord.file, value_names=self.b.value_names,
+                             value_exprs=self.b.value_exprs)
         self.frame: Frame | None = None
         self.global_vars: dict = {}  # static decl -> SSARoot | MemoryRoot
         self.scratch: dict = {}  # decl -> MemoryRoot
@@ -106,6 +109,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         self.unroller = self.scan.unroller
         self.unrolled: dict = {}  # counter decl -> its value in the iteration being lowered
         self.warned_loops: set = set()
+        self.object_writers: dict = {}  # method -> whether it writes its object (lower/methods.py)
 
     def constant_int(self, node) -> int | None:
         return constant_int(node, self.unrolled)
@@ -213,7 +217,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
             return None
         if isinstance(decl.init, ast.InitList):
             return self.init_list(decl.init.items, var_type, decl.init.coord)
-        return self.convert(self.expr(decl.init), var_type, decl.init.coord)
+        return self.expr_as(decl.init, var_type, decl.init.coord)
 
     def initialise(self, root, var_type: T.Type, value, coord: Coord) -> None:
         if value is None:
@@ -246,7 +250,7 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         elements = _element_types(target)
         if len(items) == len(elements) and all(_fits(item, element) for item, element in zip(items, elements)):
             parts = [self.init_list(item.items, element, item.coord) if isinstance(item, ast.InitList)
-                     else self.convert(self.expr(item), element, item.coord)
+                     else self.expr_as(item, element, item.coord)
                      for item, element in zip(items, elements)]
         else:
             scalars = []
@@ -283,20 +287,29 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
         return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
 
     # ----------------------------------------------------------- inlining
-    def inline_call(self, node: ast.Call, func: ast.FuncDecl):
+    def inline_call(self, node, func: ast.FuncDecl, receiver: tuple | None = None, args: list | None = None):
+        """Inline ``func`` at ``node`` (a call, or an operator with its ``args``); a method's object
+        is ``receiver`` (value, place or None; lower/methods.py), by default the calling method's own."""
         coord = node.coord
+        args = node.args if args is None else args
         if func.body is None:
             raise Unsupported(f"a call of '{func.name}', which has no body", coord)
-        arguments, writebacks = [], []
+        arguments, writebacks, params = [], [], list(func.params)
+        if func.this_param is not None:
+            value, place = receiver if receiver is not None else self.implicit_receiver(coord)
+            arguments.append(self.convert(value, ir_type(func.this_param.type, coord), coord))
+            if place is not None:
+                writebacks.append((func.this_param, place))
+            params.insert(0, func.this_param)
         for index, param in enumerate(func.params):
-            arg = node.args[index] if index < len(node.args) else param.default
+            arg = args[index] if index < len(args) else param.default
             if isinstance(self.innermost_type(param.type), (T.ResourceType, T.SamplerType)):
                 arguments.append(self.resource_ref(arg))
                 continue
             param_type = ir_type(param.type, param.coord)
             direction = param.direction
             if direction == "in":
-                arguments.append(self.convert(self.expr(arg), param_type, arg.coord))
+                arguments.append(self.expr_as(arg, param_type, arg.coord))
                 continue
             place = self.place(arg)
             writebacks.append((param, place))
@@ -304,8 +317,10 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
                              if direction == "inout" else None)
         result = None if func.type == T.VOID else Var(f"{func.name}.result", ir_type(func.type, func.coord))
         caller, self.frame = self.frame, Frame(func, result)
+        outer_chain = self.b.inline_chain
+        self.b.inline_chain = (InlineSite(func.name, self.b.placed(coord)),) + outer_chain
         self.b.write(self.frame.returned, self.const(T.BOOL, False, coord))
-        for param, value in zip(func.params, arguments):
+        for param, value in zip(params, arguments):
             if isinstance(value, ResourceRef):
                 self.frame.vars[param] = value
                 continue
@@ -322,8 +337,9 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Resource
                        for param, _ in writebacks]
         finally:
             self.frame = caller
+            self.b.inline_chain = outer_chain
         for (param, place), output in zip(writebacks, outputs):
-            self.store(place, self.convert(output, place.result_type, coord), coord)
+            self.write_back(place, output, coord)
         return value
 
 def _scalars_of(t: T.Type) -> int:

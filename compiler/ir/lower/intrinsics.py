@@ -30,6 +30,7 @@ import math
 from ...diagnostics import Coord
 from ...frontend import hlsl_types as T
 from ..core import Inst
+from .intrinsics_composed import COMPOSED
 from .matrices import scalar_element, with_scalar
 from .resources import ATOMIC_FUNCTIONS
 from .values import Unsupported, ir_type
@@ -45,7 +46,7 @@ MATH = {
     "saturate", "sign", "isnan", "isinf", "isfinite", "ldexp", "fmod", "smoothstep",
 }
 BITS = {"countbits", "firstbithigh", "firstbitlow", "reversebits"}
-BITCASTS = {"asuint", "asint", "asfloat"}
+BITCASTS = {"asuint", "asint", "asfloat", "asint16", "asuint16", "asfloat16"}
 WAVE = {
     "WaveGetLaneIndex": Op.WAVE_LANE_INDEX, "WaveGetLaneCount": Op.WAVE_LANE_COUNT,
     "WaveIsFirstLane": Op.WAVE_IS_FIRST_LANE, "WaveReadLaneAt": Op.WAVE_READ_LANE_AT,
@@ -54,12 +55,17 @@ WAVE = {
     "WaveActiveAllEqual": Op.WAVE_ALL_EQUAL, "WaveActiveBallot": Op.WAVE_BALLOT,
     "WaveActiveCountBits": Op.WAVE_COUNT_BITS, "WavePrefixCountBits": Op.WAVE_PREFIX_COUNT_BITS,
     "QuadReadLaneAt": Op.QUAD_READ_LANE_AT, "NonUniformResourceIndex": Op.NON_UNIFORM,
+    "WaveMatch": Op.WAVE_MATCH,
 }
 WAVE_ACTIVE = {
     "WaveActiveSum": "sum", "WaveActiveProduct": "product", "WaveActiveMin": "min", "WaveActiveMax": "max",
     "WaveActiveBitAnd": "and", "WaveActiveBitOr": "or", "WaveActiveBitXor": "xor",
 }
 WAVE_PREFIX = {"WavePrefixSum": "sum", "WavePrefixProduct": "product"}
+WAVE_MULTI_PREFIX = {
+    "WaveMultiPrefixSum": "sum", "WaveMultiPrefixProduct": "product", "WaveMultiPrefixBitAnd": "and",
+    "WaveMultiPrefixBitOr": "or", "WaveMultiPrefixBitXor": "xor",
+}
 QUAD_READ = {
     "QuadReadAcrossX": [1, 0, 3, 2], "QuadReadAcrossY": [2, 3, 0, 1], "QuadReadAcrossDiagonal": [3, 2, 1, 0],
 }
@@ -71,6 +77,7 @@ BARRIERS = {
 EXPANDED = {
     "clamp", "lerp", "mad", "step", "length", "distance", "normalize", "cross", "degrees", "radians",
     "all", "any", "sincos", "modf", "mul", "f32tof16", "f16tof32", "transpose",
+    "CheckAccessFullyMapped",  # lower/resources.py
 }
 
 
@@ -90,8 +97,8 @@ class IntrinsicLowering:
         if name in BITS:
             return emit(Op.BITS, values, result, {"fn": name}, coord)
         if name in BITCASTS:
-            if places:
-                raise Unsupported(f"'{name}' with out arguments", coord)
+            if places:  # asuint(double d, out uint low, out uint high)
+                return self.split_double(values, places, coord)
             return emit(Op.BITCAST, values, result, None, coord)
         if name in WAVE:
             return emit(WAVE[name], values, result, None, coord)
@@ -99,6 +106,11 @@ class IntrinsicLowering:
             return emit(Op.WAVE_ACTIVE, values, result, {"fn": WAVE_ACTIVE[name]}, coord)
         if name in WAVE_PREFIX:
             return emit(Op.WAVE_PREFIX, values, result, {"fn": WAVE_PREFIX[name]}, coord)
+        if name in WAVE_MULTI_PREFIX:
+            return emit(Op.WAVE_MULTI_PREFIX, values, result, {"fn": WAVE_MULTI_PREFIX[name]}, coord)
+        if name == "WaveMultiPrefixCountBits":  # the sum of 1 for true, 0 for false
+            counted = self.convert(values[0], T.UINT, coord)
+            return emit(Op.WAVE_MULTI_PREFIX, [counted, values[1]], result, {"fn": "sum"}, coord)
         if name in QUAD_READ:
             return emit(Op.QUAD_READ, values, result, {"lanes": QUAD_READ[name]}, coord)
         if name in BARRIERS:
@@ -107,7 +119,7 @@ class IntrinsicLowering:
             return None
         if name in ATOMIC_FUNCTIONS:
             return self.interlocked(name, values, places, coord)
-        if name in EXPANDED:
+        if name in EXPANDED or name in COMPOSED:
             return getattr(self, "intrinsic_" + name)(values, places, result, coord)
         raise Unsupported(f"the intrinsic '{name}'", coord)
 

@@ -134,6 +134,8 @@ class PlaceLowering:
         elif kind == "index":
             if isinstance(current, (T.ArrayType, T.VectorType)):
                 step_type = ir_type(current.element, coord)
+            elif isinstance(current, T.ScalarType):
+                return place  # a one-component vector (a row of an Nx1 matrix): v[0] is v itself
             else:
                 raise Unsupported(f"indexing a value of type '{current}'", coord)
             last = place.steps[-1] if place.steps else None

@@ -64,15 +64,19 @@ class ProgramScan(ast.NodeVisitor):
         elif decl in self.entry_params:
             self.params.add(decl)
 
-    def visit_Call(self, node: ast.Call) -> None:
+    def visit_Call(self, node) -> None:
         self.generic_visit(node)
         func = node.decl
         if isinstance(func, ast.FuncDecl):
-            for param in func.params[len(node.args):]:
+            given = len(node.args) if isinstance(node, (ast.Call, ast.MethodCall)) else len(func.params)
+            for param in func.params[given:]:
                 if param.default is not None:
                     self.visit(param.default)
             if func not in self.functions:
                 self.walk_function(func)
+
+    # a user struct's method is reached like a function, and so is an operator it overloads
+    visit_MethodCall = visit_Binary = visit_Unary = visit_Call
 
     def visit_For(self, node: ast.For) -> None:
         plan = self.unroller.plan(node, self.env)
@@ -89,6 +93,9 @@ class ProgramScan(ast.NodeVisitor):
         self.env = outer
 
     def visit_Index(self, node: ast.Index) -> None:
+        if node.decl is not None:  # a struct's operator[]
+            self.visit_Call(node)
+            return
         self.generic_visit(node)
         if isinstance(node.obj.type, T.ArrayType) and constant_int(node.index, self.env) is None:
             decl = root_decl(node.obj)
@@ -167,6 +174,9 @@ class SideEffects:
                     return True
             elif node.decl is None or node.decl.group in SIDE_EFFECT_GROUPS or node.decl.out_params:
                 return True
+        if isinstance(node, (ast.MethodCall, ast.Binary, ast.Unary, ast.Index)) \
+                and isinstance(node.decl, ast.FuncDecl):
+            return not self.is_pure(node.decl)  # a user struct's method or operator
         if isinstance(node, ast.MethodCall):
             resolution = node.decl
             if resolution is None or resolution.writes_resource or resolution.out_params \
@@ -202,6 +212,10 @@ class SideEffects:
                 return False
             else:
                 targets.extend(node.args[i] for i in decl.out_params)
+        elif isinstance(node, (ast.MethodCall, ast.Binary, ast.Unary, ast.Index)) \
+                and isinstance(node.decl, ast.FuncDecl):
+            if not self.is_pure(node.decl):  # a user struct's method or operator
+                return False
         elif isinstance(node, ast.MethodCall):
             decl = node.decl
             if decl is None or decl.writes_resource or decl.out_params or decl.group in SIDE_EFFECT_GROUPS:

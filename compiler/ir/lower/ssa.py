@@ -53,6 +53,8 @@ class FunctionBuilder:
         self.block_coords: dict[Block, Coord] = {}
         self.counter = 0
         self.value_names: dict[Inst, str] = {}  # value -> the source variable first assigned it
+        self.value_exprs: dict[Inst, str] = {}  # value -> the source expression that computed it
+        self.inline_chain: tuple = ()  # the calls being inlined, innermost first (InlineSite)
 
     # ------------------------------------------------------------ blocks
     def next_id(self) -> int:
@@ -86,13 +88,19 @@ class FunctionBuilder:
     def emit(self, op: Op, operands: list[Inst], type: T.Type, attrs: dict | None = None,
              coord: Coord = UNKNOWN) -> Inst:
         assert self.block is not None, "emitting into unreachable code"
-        return self.block.append(Inst(op, operands, type, attrs, coord))
+        return self.block.append(Inst(op, operands, type, attrs, self.placed(coord)))
+
+    def placed(self, coord: Coord) -> Coord:
+        """``coord`` with the calls being inlined (``inline_chain``), for code lowered from a callee."""
+        if not self.inline_chain or coord.line <= 0:
+            return coord
+        return Coord(coord.file, coord.line, coord.col, self.inline_chain)
 
     def _terminate(self, op: Op, operands: list[Inst], targets: list[Block], attrs: dict | None,
                    coord: Coord) -> None:
         block = self.block
         assert block is not None and block.terminator is None
-        block.append(Inst(op, operands, T.VOID, attrs, coord, targets))
+        block.append(Inst(op, operands, T.VOID, attrs, self.placed(coord), targets))
         for target in targets:
             self.add_edge(block, target)
         self.block = None

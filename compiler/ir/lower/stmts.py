@@ -263,7 +263,7 @@ class StatementLowering:
         reason = self.unroller.refusal(node, self.unrolled)
         if reason is not None and node not in self.warned_loops:
             self.warned_loops.add(node)
-            self.diagnostics.warning(f"loop marked [unroll] is not unrolled: {reason}", node.coord)
+            self.diagnostics.warning(f"loop marked [unroll] is not unrolled: {reason}", node.coord, "pass-failed")
 
     def stmt_While(self, node: ast.While) -> None:
         self.warn_not_unrolled(node)
@@ -357,7 +357,7 @@ class StatementLowering:
     def stmt_Return(self, node: ast.Return) -> None:
         frame = self.frame
         if node.value is not None and frame.result is not None:
-            value = self.convert(self.expr(node.value), frame.result.type, node.value.coord)
+            value = self.expr_as(node.value, frame.result.type, node.value.coord)
             self.b.write(frame.result, value)
         self.b.write(frame.returned, self.const(T.BOOL, True, node.coord))
         if frame.breakables:

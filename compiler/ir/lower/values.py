@@ -26,6 +26,7 @@ import struct
 
 from ... import diagnostics
 from ...diagnostics import Coord
+from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ..core import Inst
 from .globals import StoredMatrix
@@ -42,9 +43,11 @@ class Unsupported(diagnostics.Unsupported):
 
 def ir_type(t: T.Type, coord: Coord) -> T.Type:
     """The IR's form of a sema (or memory) type: 1-component vectors are scalars; a matrix
-    is an array of its rows (``float3x4`` is ``float4[3]``, ``float4x1`` is ``float[4]``)."""
+    is an array of its rows (``float3x4`` is ``float4[3]``, ``float4x1`` is ``float[4]``); the packed 8-bit types are uint."""
     if isinstance(t, T.VectorType) and t.size == 1:
         return t.element
+    if t in (T.UINT8_4_PACKED, T.INT8_4_PACKED):
+        return T.UINT
     if isinstance(t, StoredMatrix):
         t = t.matrix
     if isinstance(t, T.MatrixType):
@@ -144,6 +147,16 @@ class ValueLowering:
         return self.b.zero(t, coord)
 
     # ---------------------------------------------------------- conversions
+    def expr_as(self, node, target: T.Type, coord: Coord) -> Inst:
+        """The expression ``node`` converted to ``target``. An unsuffixed float literal that
+        becomes a double keeps the literal's own precision (``d + 0.1`` adds the double
+        nearest 0.1, as DXC's literal float does), not the float it would be on its own."""
+        literal = _untyped_float_literal(node)
+        wanted = ir_type(target, coord)
+        if literal is not None and isinstance(wanted, (T.ScalarType, T.VectorType)) and wanted.element == T.DOUBLE:
+            return self.b.const(wanted, [literal] * wanted.size if isinstance(wanted, T.VectorType) else literal, coord)
+        return self.convert(self.expr(node), target, coord)
+
     def convert(self, value: Inst, target: T.Type, coord: Coord) -> Inst:
         """``value`` implicitly or explicitly converted to ``target``."""
         target = ir_type(target, coord)
@@ -164,6 +177,10 @@ class ValueLowering:
         if isinstance(source, T.ArrayType) and isinstance(target, T.ArrayType) and source.size == target.size:
             parts = [self.convert(self.extract(value, k, coord), target.element, coord)
                      for k in range(source.size or 0)]
+            return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
+        if isinstance(source, T.StructType) and isinstance(target, T.StructType) \
+                and len(target.fields) < len(source.fields):  # derived to base: the base's fields come first
+            parts = [self.extract(value, k, coord) for k in range(len(target.fields))]
             return self.b.emit(Op.CONSTRUCT, parts, target, None, coord)
         reshaped = self.convert_matrix(value, target, coord)  # lower/matrices.py
         if reshaped is not None:
@@ -263,3 +280,13 @@ def _parts(t: T.Type) -> int:
     if isinstance(t, T.ArrayType):
         return t.size or 0
     return len(t.fields)
+
+
+def _untyped_float_literal(node) -> float | None:
+    """The value of ``0.1``, ``-0.1`` or ``+0.1`` (no suffix), else None."""
+    sign = 1.0
+    if isinstance(node, ast.Unary) and node.op in ("-", "+") and not node.postfix:
+        sign, node = (-1.0 if node.op == "-" else 1.0), node.operand
+    if isinstance(node, ast.FloatLiteral) and node.suffix == "":
+        return sign * node.value
+    return None

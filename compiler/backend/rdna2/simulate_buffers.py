@@ -1,0 +1,97 @@
+"""The listing simulator's buffer instructions (MUBUF): loads, stores and atomics, in bytes.
+
+A buffer is the bytes of the NumPy array bound under the binding's name (or, for a cbuffer
+read at a per-lane offset, its bytes). The address of a lane is ``idxen`` index * stride,
+``offen`` a byte offset, or both (a VGPR pair), plus the instruction's ``offset:``; it need not
+be a multiple of 4 (``Load<half>`` at byte 2). Sizes come from the mnemonic: ``dword[xN]``
+moves N dwords, ``ushort``/``short`` the low 16 bits of one VGPR. Bounds are checked per
+dword as the hardware does for raw buffers: a dword past the end reads 0 and is not written.
+Atomics act on one dword, or on a dword pair with the ``_x2`` forms (64-bit values in two
+VGPRs, low dword first); see ``simulate_atomics.py`` for what each computes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...ir.lower.globals import tight_size
+from . import simulate_atomics as atomics
+
+_DWORDS = {"dword": 1, "dwordx2": 2, "dwordx3": 3, "dwordx4": 4}
+
+
+def _memory(machine, binding) -> np.ndarray:
+    """The bytes of a binding (a view of the bound array: stores land in it)."""
+    if binding.name in machine.buffers:
+        return machine.buffers[binding.name].reshape(-1).view(np.uint8)
+    return np.frombuffer(bytes(machine.cbuffers.get(binding.name, b"")), np.uint8).copy()
+
+
+def addresses(machine, inst, vaddr, binding, offset: int) -> np.ndarray:
+    """Byte addresses per lane: ``idxen`` index * stride, ``offen`` a byte offset, both a
+    VGPR pair (index, offset), plus the instruction's ``offset:``; in 64 bits, no wrap."""
+    idxen, offen = "idxen" in inst.modifiers, "offen" in inst.modifiers
+    if not (idxen or offen):
+        return np.full(machine.wave, offset, np.int64)
+    stride = tight_size(binding.element) if binding.element is not None and idxen else 1
+    words = [machine.v[machine.regs(vaddr)[1] + k].astype(np.int64) for k in range(1 + (idxen and offen))]
+    return words[0] * stride + offset + (words[1] if idxen and offen else 0)
+
+
+def access(machine, inst) -> None:
+    """``buffer_load_*``, ``buffer_store_*`` and ``buffer_atomic_*`` for the active lanes."""
+    name = inst.mnemonic
+    atomic = name.startswith("buffer_atomic_")
+    store = "store" in name or (atomic and not inst.defs)
+    data = inst.uses[0] if store else None
+    rest = inst.uses[1:] if store else inst.uses
+    vaddr, descriptor = rest[0], rest[1]
+    binding = machine.bindings[int(machine.s[machine.regs(descriptor)[1]])]
+    memory = _memory(machine, binding)
+    offset = int(re.search(r"offset:(\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
+    base = addresses(machine, inst, vaddr, binding, offset)
+    first = machine.regs(inst.defs[0] if inst.defs else data)[1]
+    for lane in np.flatnonzero(machine.exec):
+        address = int(base[lane])
+        if atomic:
+            _atomic(machine, name[len("buffer_atomic_"):], memory, address, first, lane, bool(inst.defs))
+        elif name.endswith("short"):
+            _move(machine, memory, address, 2, first, lane, store)
+        else:
+            for k in range(_DWORDS[name.split("_")[-1]]):
+                _move(machine, memory, address + 4 * k, 4, first + k, lane, store)
+
+
+def _move(machine, memory: np.ndarray, address: int, size: int, reg: int, lane: int, store: bool) -> None:
+    """One lane's ``size`` bytes between ``memory[address:]`` and the low bytes of VGPR ``reg``."""
+    inside = 0 <= address and address + size <= len(memory)
+    if store:
+        if inside:
+            memory[address:address + size] = np.frombuffer(int(machine.v[reg][lane]).to_bytes(4, "little"),
+                                                           np.uint8)[:size]
+        return
+    value = int.from_bytes(memory[address:address + size].tobytes(), "little") if inside else 0
+    machine.v[reg][lane] = value
+
+
+def _atomic(machine, fn: str, memory: np.ndarray, address: int, first: int, lane: int, returns: bool) -> None:
+    """One lane's ``buffer_atomic_<fn>[_x2]``: data is (value) or, for cmpswap, (value, compare),
+    each one VGPR or, with ``_x2``, a pair."""
+    wide = fn.endswith("_x2")
+    size, regs = (8, 2) if wide else (4, 1)
+    if not (0 <= address and address + size <= len(memory)):
+        return
+    value = _read_regs(machine, first, regs, lane)
+    compare = _read_regs(machine, first + regs, regs, lane) if fn.startswith("cmpswap") else None
+    old = int.from_bytes(memory[address:address + size].tobytes(), "little")
+    new = atomics.buffer_atomic(fn.removesuffix("_x2"), old, value, compare, bits=8 * size)
+    memory[address:address + size] = np.frombuffer(new.to_bytes(size, "little"), np.uint8)
+    if returns:
+        for k in range(regs):
+            machine.v[first + k][lane] = (old >> (32 * k)) & 0xFFFFFFFF
+
+
+def _read_regs(machine, first: int, count: int, lane: int) -> int:
+    return sum(int(machine.v[first + k][lane]) << (32 * k) for k in range(count))

@@ -1,0 +1,14 @@
+// conformance: int64_t subtraction wraps modulo 2^64
+// buffer: a int64 = 9223372036854775807 9223372036854775807 -9223372036854775808 5 0 4611686018427387904 3 9223372036854775806
+// buffer: b int64 = 1 9223372036854775807 -1 -7 -1 4 0 2
+// buffer: o int64[8]
+// expect: o = 9223372036854775806 0 -9223372036854775807 12 1 4611686018427387900 3 9223372036854775804
+StructuredBuffer<int64_t> a;
+StructuredBuffer<int64_t> b;
+RWStructuredBuffer<int64_t> o;
+
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    o[id.x] = a[id.x] - b[id.x];
+}

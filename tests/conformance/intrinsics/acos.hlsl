@@ -1,0 +1,17 @@
+// conformance: acos within 1e-6
+// buffer: a float32 = 0 0.5 -0.5 1 -1 0.25
+// buffer: ref float32 = 1.5707964 1.0471976 2.0943952 0 3.1415927 1.3181161
+// buffer: o uint32[6]
+// expect: o = 1 1 1 1 1 1
+StructuredBuffer<float> a;
+StructuredBuffer<float> ref;
+RWStructuredBuffer<uint> o;
+
+[numthreads(6, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float x = a[id.x];
+    float r = ref[id.x];
+    float v = acos(x);
+    o[id.x] = abs(v - r) <= 1e-06f + 2e-06f * abs(r) ? 1u : 0u;
+}

@@ -1,0 +1,17 @@
+// conformance: exp2 within 3 ulp-ish
+// buffer: a float32 = 0 0.5 1 -1 2 -2.5 3 0.125
+// buffer: ref float32 = 1 1.4142135 2 0.5 4 0.17677669 8 1.0905077
+// buffer: o uint32[8]
+// expect: o = 1 1 1 1 1 1 1 1
+StructuredBuffer<float> a;
+StructuredBuffer<float> ref;
+RWStructuredBuffer<uint> o;
+
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float x = a[id.x];
+    float r = ref[id.x];
+    float v = exp2(x);
+    o[id.x] = abs(v - r) <= 1e-06f + 4e-06f * abs(r) ? 1u : 0u;
+}

@@ -1,0 +1,13 @@
+// conformance: rsqrt: +0 gives inf, -0 gives -inf, inf gives 0, negative gives nan
+// buffer: a float32 = 0 -0.0 inf -4
+// buffer: o float32[4]
+// expect: o = inf -inf 0 nan
+StructuredBuffer<float> a;
+RWStructuredBuffer<float> o;
+
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float x = a[id.x];
+    o[id.x] = rsqrt(x);
+}

@@ -1,0 +1,12 @@
+// conformance: unpack_u8u16 zero-extends each byte to uint16_t
+// buffer: p uint32 = 16909060 4286579071 2139127807 0
+// buffer: o uint16[16]
+// expect: o = 4 3 2 1 127 1 128 255 255 127 128 127 0 0 0 0
+StructuredBuffer<uint> p;
+RWStructuredBuffer<uint16_t4> o;
+
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    o[id.x] = unpack_u8u16((uint8_t4_packed)p[id.x]);
+}

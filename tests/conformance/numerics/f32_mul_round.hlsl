@@ -1,0 +1,14 @@
+// conformance: float multiplication rounds to nearest even and overflows to inf
+// buffer: a float32 = 0.1 1e+30 -1e+30 3 1.6777216e+07 1 -0.0 2.5
+// buffer: b float32 = 0.2 1e+30 1e+30 -3 1 1e-08 -0.0 0.5
+// buffer: o float32[8]
+// expect: o = 0.020000001 inf -inf -9 1.6777216e+07 1e-08 0 1.25
+StructuredBuffer<float> a;
+StructuredBuffer<float> b;
+RWStructuredBuffer<float> o;
+
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    o[id.x] = a[id.x] * b[id.x];
+}

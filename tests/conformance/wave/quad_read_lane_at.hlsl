@@ -1,0 +1,12 @@
+// conformance: QuadReadLaneAt reads a fixed lane of the quad
+// buffer: a uint32 = 8 37 16 45 24 3 32 11 40 19 48 27 6 35 14 43 22 1 30 9 38 17 46 25 4 33 12 41 20 49 28 7 36 15 44 23 2 31 10 39 18 47 26 5 34 13 42 21 50 29 8 37 16 45 24 3 32 11 40 19 48 27 6 35
+// buffer: o uint32[64]
+// expect: o = 1608 1608 1608 1608 3224 3224 3224 3224 4840 4840 4840 4840 1406 1406 1406 1406 3022 3022 3022 3022 4638 4638 4638 4638 1204 1204 1204 1204 2820 2820 2820 2820 4436 4436 4436 4436 1002 1002 1002 1002 2618 2618 2618 2618 4234 4234 4234 4234 850 850 850 850 2416 2416 2416 2416 4032 4032 4032 4032 648 648 648 648
+StructuredBuffer<uint> a;
+RWStructuredBuffer<uint> o;
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint3 gid : SV_GroupID, uint3 tid : SV_GroupThreadID, uint gi : SV_GroupIndex)
+{
+    o[gi] = QuadReadLaneAt(a[gi], 2) * 100 + QuadReadLaneAt(a[gi], 0);
+}
