@@ -62,6 +62,8 @@ class SweepJob:
     include_dirs: tuple[str, ...] = ()
     llvm: bool = False
     text: str | None = None  # the file, read where the sweep starts (cluster workers may not see it)
+    shader_model: tuple[int, int] = (6, 6)  # -T cs_6_x
+    hlsl_version: int = 2021  # -HV
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -102,7 +104,7 @@ def permutations(specs: list[str] | None) -> list[tuple[tuple[str, str], ...]]:
 
 def plan(files: list[str], defines_sets: list[tuple[tuple[str, str], ...]], wave_sizes: tuple[int, ...],
          entry: str = "main", common: dict[str, str] | None = None, include_dirs: list[str] | None = None,
-         llvm: bool = False) -> list[SweepJob]:
+         llvm: bool = False, shader_model: tuple[int, int] = (6, 6), hlsl_version: int = 2021) -> list[SweepJob]:
     """One job per file x define set x wave size, in that order. Each job carries its file's text
     (a file that cannot be read is read again by the job, which reports why); include
     directories become absolute paths, so a cluster's workers need the same paths for
@@ -118,7 +120,7 @@ def plan(files: list[str], defines_sets: list[tuple[tuple[str, str], ...]], wave
     # the file's own directory, absolute, last: where its quoted includes are when a worker's
     # working directory is not this one
     return [SweepJob(file, defines, size, entry, shared, dirs + (os.path.abspath(os.path.dirname(file)),), llvm,
-                     texts[file])
+                     texts[file], shader_model, hlsl_version)
             for file in files for defines in defines_sets for size in wave_sizes]
 
 
@@ -128,7 +130,7 @@ def measure(job: SweepJob) -> dict:
     defines = dict(job.common)
     defines.update(job.defines)
     options = Options(entry=job.entry, defines=defines, include_dirs=list(job.include_dirs),
-                      wave_size=job.wave_size)
+                      wave_size=job.wave_size, shader_model=job.shader_model, hlsl_version=job.hlsl_version)
     diagnostics = Diagnostics()
     try:
         with nesting_guard(diagnostics, Coord(job.file, 0, 0)):

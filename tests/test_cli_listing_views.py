@@ -105,7 +105,7 @@ def test_stats_counts_the_listing_by_class_alone_or_after_it():
     rows = table(alone.stdout)
     assert {name: rows[name][0] for name in CLASSES} == count_mnemonics(mnemonics)
     assert rows["total"] == [len(mnemonics)] and rows["s_waitcnt"] == [mnemonics.count("s_waitcnt")]
-    header = next(line for line in listing.splitlines() if line.startswith("; by class"))
+    header = next(line for line in listing.splitlines() if line.startswith("; instructions  "))
     assert header.split("s_waitcnt ")[1] == f"{mnemonics.count('s_waitcnt')})"
     for name in CLASSES:
         assert f"{name} {rows[name][0]}" in header

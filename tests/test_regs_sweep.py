@@ -206,3 +206,20 @@ def test_without_distributed_the_scheduler_option_says_what_to_install(tmp_path,
     assert result.exit_code == 1
     assert result.stderr == ("shc: error: --scheduler needs Dask's distributed scheduler: "
                              "pip install 'shc[distributed]'\n")
+
+
+def test_a_sweep_compiles_for_the_shader_model_and_language_given(tmp_path):
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "sized.hlsl").write_text("RWStructuredBuffer<uint> o;\n[WaveSize(32)] [numthreads(32, 1, 1)]\n"
+                                       "void main(uint i : SV_GroupIndex) { o[i] = WaveActiveSum(i); }\n")
+    (folder / "ternary.hlsl").write_text("RWStructuredBuffer<uint2> o;\n[numthreads(32, 1, 1)]\n"
+                                         "void main(uint i : SV_GroupIndex) { o[i] = (uint2(i, 1) > 3) ? 1u : 2u; }\n")
+    rows = {row["file"].rsplit("/", 1)[1]: row for row in json.loads(shc("regs", folder, "--json").stdout)}
+    assert rows["sized.hlsl"]["error"] is None
+    assert "select" in rows["ternary.hlsl"]["error"]  # HLSL 2021: a vector condition is an error
+    done = shc("regs", folder, "--json", "-T", "cs_6_5", "-HV", "2018")
+    assert done.returncode == 1
+    rows = {row["file"].rsplit("/", 1)[1]: row for row in json.loads(done.stdout)}
+    assert "requires shader model 6.6" in rows["sized.hlsl"]["error"]
+    assert rows["ternary.hlsl"]["error"] is None

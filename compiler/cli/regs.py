@@ -82,14 +82,12 @@ def regs_command(
             single_report(files[0], entry, define, include, as_json, lines, True if llvm is None else llvm,
                           llvm_demand, sizes, quiet, flags)
         return
-    if not flags.default_language:
-        fail("-T and -HV apply to the report of one kernel; a sweep compiles for cs_6_6 and HLSL 2021")
     if llvm_demand:
         fail("--llvm-demand searches one kernel at a time: run shc regs FILE --llvm-demand")
     try:
         with output_to(output):
             failed = run_sweep_command(files, entry, parse_defines(define), list(include or []), permute, sizes,
-                                       bool(llvm), jobs, as_json, as_csv, baseline, scheduler, quiet)
+                                       bool(llvm), jobs, as_json, as_csv, baseline, scheduler, quiet, flags)
     except SweepError as failure:
         fail(str(failure))
     if failed:
@@ -130,7 +128,7 @@ def single_report(file: str, entry: str, define, include, as_json: bool, lines: 
 
 
 def run_sweep_command(files, entry, defines, include_dirs, permute, sizes, llvm, jobs, as_json, as_csv,
-                      baseline, scheduler, quiet) -> bool:
+                      baseline, scheduler, quiet, flags) -> bool:
     """Run the sweep, print its rows and the baseline comparison; True when something failed."""
     import csv
     import json
@@ -139,7 +137,8 @@ def run_sweep_command(files, entry, defines, include_dirs, permute, sizes, llvm,
         render_rows, run_sweep
 
     old_rows = load_rows(baseline) if baseline is not None else None  # a bad baseline fails before the work
-    jobs_list = plan(expand_paths(files), permutations(permute), sizes, entry, defines, include_dirs, llvm)
+    jobs_list = plan(expand_paths(files), permutations(permute), sizes, entry, defines, include_dirs, llvm,
+                     flags.shader_model, flags.hlsl_version)
     where = f" on {scheduler}" if scheduler else f" in {jobs} processes" if jobs > 1 else ""
     with Progress(f"compiling{where}", total=len(jobs_list), quiet=quiet) as progress:
         rows = run_sweep(jobs_list, jobs, scheduler, progress.advance)

@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from ...diagnostics import SourceCache, display_path
 from ...ir.core import Module
 from ...machine import rdna2 as device
-from ...machine.isa_classes import count_mnemonics
+from ...machine.isa_classes import CLASSES, count_mnemonics
 from .isel import Selector
 from .machine import MFunction, MInst
 from .regalloc import Allocation, allocate
 from .waitcnt import insert_waitcnts
 
-CLASSES = ("VALU", "SALU", "DPP", "LDS", "VMEM", "SMEM", "branch", "other")
 
 
 @dataclass
@@ -40,28 +39,18 @@ class Listing:
     function: MFunction | None = None
 
 
-def instruction_class(inst: MInst) -> str:
-    name = inst.mnemonic
-    if name.startswith(("s_branch", "s_cbranch")):
-        return "branch"
-    if name.startswith(("s_load", "s_buffer_load")):
-        return "SMEM"
-    if name.startswith("ds_"):
-        return "LDS"
-    if name.startswith(("buffer_", "image_", "scratch_", "global_")):
-        return "VMEM"
-    if name.startswith("v_"):
-        return "DPP" if "_dpp" in name or "dpp8:" in inst.modifiers else "VALU"
-    if name in ("s_waitcnt", "s_waitcnt_vscnt", "s_barrier", "s_endpgm", "s_nop"):
-        return "other"
-    return "SALU"
+def _is_dpp(inst: MInst) -> bool:
+    return inst.mnemonic.startswith("v_") and ("_dpp" in inst.mnemonic or "dpp8:" in inst.modifiers)
 
 
 def count_instructions(function: MFunction) -> dict[str, int]:
-    counts = {name: 0 for name in CLASSES}
-    for inst in function.instructions():
-        if not inst.is_marker:
-            counts[instruction_class(inst)] += 1
+    """Instructions per class of ``machine/isa_classes.py`` (the rule ``--compare-llvm`` applies
+    to LLVM's ISA too), plus ``DPP``: the VALU instructions with a DPP modifier, and
+    ``s_waitcnt``: the waits among the ``waitcnt`` class."""
+    insts = [inst for inst in function.instructions() if not inst.is_marker]
+    counts = count_mnemonics(inst.mnemonic for inst in insts)
+    counts["DPP"] = sum(1 for inst in insts if _is_dpp(inst))
+    counts["s_waitcnt"] = sum(1 for inst in insts if inst.mnemonic == "s_waitcnt")
     return counts
 
 
@@ -97,7 +86,6 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
     limits = ", ".join(f"{name} {value}" for name, value in listing.by_limit.items())
     lds_note = f" (+{selector.extra_lds} for lane exchanges)" if selector.extra_lds else ""
     spills = f", {len(allocation.spilled)} values spilled" if allocation.spilled else ""
-    counts = ", ".join(f"{name} {count}" for name, count in listing.instructions.items() if count)
     lines = [
         f"; shc RDNA2 listing ({device.RDNA2.gfx}, wave{wave})",
         f"; entry         {function.name}{where}",
@@ -108,8 +96,7 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
         f"; LDS           {listing.lds_bytes} bytes{lds_note}",
         f"; scratch       {listing.scratch_bytes} bytes per lane",
         f"; occupancy     {listing.occupancy} waves per SIMD, limited by {listing.limiter} ({limits})",
-        f"; instructions  {counts}",
-        f"; by class      {class_counts_text(listing.function)}",
+        f"; instructions  {class_counts_text(listing.instructions)}",
     ]
     if module.bindings:
         lines.append("; bindings")
@@ -123,11 +110,12 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
     return lines
 
 
-def class_counts_text(function: MFunction) -> str:
-    """``SALU 38, VALU 22, ..., other 4 (s_waitcnt 10)``: every class of ``machine/isa_classes.py``."""
-    mnemonics = [inst.mnemonic for inst in function.instructions() if not inst.is_marker]
-    counts = ", ".join(f"{name} {count}" for name, count in count_mnemonics(mnemonics).items())
-    return f"{counts} (s_waitcnt {mnemonics.count('s_waitcnt')})"
+def class_counts_text(counts: dict[str, int]) -> str:
+    """``SALU 38, VALU 22 (DPP 4), ..., other 4 (s_waitcnt 10)``: every class, as counted by
+    ``count_instructions``."""
+    parts = [f"{name} {counts[name]}" + (f" (DPP {counts['DPP']})" if name == "VALU" and counts["DPP"] else "")
+             for name in CLASSES]
+    return f"{', '.join(parts)} (s_waitcnt {counts['s_waitcnt']})"
 
 
 def descriptor_text(selector: Selector, binding) -> str:
