@@ -1,7 +1,7 @@
 """Waterfall loops for ``NonUniformResourceIndex``.
 
-A descriptor lives in SGPRs, so an access through a resource array needs one
-index for the whole wave. When the index varies per lane, the access runs in a
+A descriptor lives in SGPRs, so an access through a resource array (or with a
+sampler from a sampler array) needs one index for the whole wave. When the index varies per lane, the access runs in a
 loop, as the RDNA2 talk's listing shows: take the first active lane's index
 (``v_readfirstlane_b32``), enable the lanes that share it (``v_cmp_eq`` +
 ``s_and_saveexec``), do the access with the now-uniform index, retire those lanes
@@ -50,19 +50,17 @@ class Waterfall(Pass):
         info = module.analyses["uniformity"]
         arrays = {binding.name for binding in module.bindings if binding.count != 1}
         function = module.function
-        accesses = [inst for inst in function.instructions()
-                    if inst.op in _RESOURCE_ACCESS and _resource_names(inst) & arrays and inst.operands
-                    and _is_non_uniform(inst.operands[0])]
-        for inst in accesses:
-            index = inst.operands[0]
-            if info.level(index) == LANE:
-                self.insert_loop(function, inst)
+        accesses = [(inst, position) for inst in function.instructions() if inst.op in _RESOURCE_ACCESS
+                    for position in _array_index_positions(inst, arrays)
+                    if _is_non_uniform(inst.operands[position]) and info.level(inst.operands[position]) == LANE]
+        for inst, position in accesses:  # a texture and a sampler index: one loop inside the other
+            self.insert_loop(function, inst, position)
         for marker in [inst for inst in function.instructions() if inst.op is Op.NON_UNIFORM]:
             replace_all_uses(function, marker, marker.operands[0])
             marker.block.insts.remove(marker)
         module.analyses.pop("uniformity", None)  # the CFG changed
 
-    def insert_loop(self, function: Function, access: Inst) -> None:
+    def insert_loop(self, function: Function, access: Inst, operand: int = 0) -> None:
         block = access.block
         position = block.insts.index(access)
         tag = f"wf{sum(1 for b in function.blocks if b.name.startswith('wf') and b.name.endswith('.head'))}"
@@ -80,7 +78,7 @@ class Waterfall(Pass):
             end.kind, end.merge, end.cont = block.kind, block.merge, block.cont
             block.kind = block.merge = block.cont = None
         coord = access.coord
-        index = access.operands[0]
+        index = access.operands[operand]
         block.append(Inst(Op.BR, [], T.VOID, coord=coord, targets=[head]))
 
         head.kind, head.merge, head.cont = "loop", end, cont
@@ -91,7 +89,7 @@ class Waterfall(Pass):
         test.kind, test.merge = "if", join
         test.append(Inst(Op.COND_BR, [same], T.VOID, coord=coord, targets=[body, join]))
 
-        access.operands[0] = uniform
+        access.operands[operand] = uniform
         body.append(access)
         body.append(Inst(Op.BR, [], T.VOID, coord=coord, targets=[join]))
 
@@ -110,8 +108,15 @@ class Waterfall(Pass):
             end.insert(0, result)
 
 
-def _resource_names(inst: Inst) -> set[str]:
-    return {inst.attrs[key] for key in ("resource",) if key in inst.attrs}
+def _array_index_positions(inst: Inst, arrays: set[str]) -> list[int]:
+    """The operands that index a resource array: the resource's index first, then, for a
+    sampling op, the sampler's (each present only when its binding is an array)."""
+    positions, next_operand = [], 0
+    for key in ("resource", "sampler"):
+        if key in inst.attrs and inst.attrs[key] in arrays and next_operand < len(inst.operands):
+            positions.append(next_operand)
+            next_operand += 1
+    return positions
 
 
 def _is_non_uniform(value: Inst) -> bool:

@@ -223,6 +223,39 @@ def test_nonuniform_texture_array_sample(wave_size):
     assert not colors[count:].any()
 
 
+SAMPLER_ARRAY = """
+Texture2D<float4> t : register(t0);
+Texture2D<float4> ts[2] : register(t1);
+SamplerState ss[2] : register(s0);
+RWStructuredBuffer<float4> o : register(u0);
+[numthreads(64, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    float2 uv = float2(1.25, 0.5);
+    o[i] = t.SampleLevel(ss[NonUniformResourceIndex(i & 1)], uv, 0)
+         + ts[NonUniformResourceIndex(i >> 5)].SampleLevel(ss[NonUniformResourceIndex(i & 1)], uv, 0) * 10;
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_a_divergent_sampler_index_takes_each_lanes_sampler(wave_size):
+    """NonUniformResourceIndex on a sampler array's index: every lane samples with its own
+    sampler (a waterfall loop over the sampler index, nested in the texture's when both vary)."""
+    import shc
+
+    kernel = shc.compile(SAMPLER_ARRAY, wave_size=wave_size)
+    texture = np.array([[[1, 0, 0, 0], [2, 0, 0, 0]]], np.float32)  # 2 x 1 texels: 1, 2
+    others = [texture * 3, texture * 5]
+    out = np.zeros((64, 4), np.float32)
+    kernel.dispatch((1, 1, 1), {"t": texture, "ts": others, "o": out,
+                                "ss": [shc.Sampler(filter="point", address="clamp"),
+                                       shc.Sampler(filter="point", address="wrap")]})
+    lanes = np.arange(64)
+    texel = np.where(lanes & 1, 1.0, 2.0)  # u = 1.25 is texel 2.5: clamp reads texel 1 (2), wrap texel 0 (1)
+    np.testing.assert_array_equal(out[:, 0], texel + np.where(lanes >> 5, 5, 3) * texel * 10)
+    assert "v_readfirstlane_b32" in kernel.listing
+
+
 # ---------------------------------------------------------------------------------------
 # SPD: every group of a 128 x 128 mip chain, the last group finishing it
 # ---------------------------------------------------------------------------------------

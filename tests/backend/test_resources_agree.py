@@ -99,6 +99,19 @@ KERNELS = {
         b.InterlockedMin(8, (uint)s);
         b.InterlockedMax(12, (uint)s);
     """, {"b": _raw}),
+    # atomics on an RW texture's texels: image_atomic_* in the listing, returning and not
+    "texture_atomics": (RAW + "RWTexture2D<uint> img : register(u1);\n", """
+        uint2 p = uint2(tid & 7, (tid >> 3) & 7);
+        uint before;
+        InterlockedMin(img[p], tid * 3, before);
+        b.Store(tid * 4, before);
+        InterlockedAdd(img[uint2(0, 0)], 1);
+        InterlockedMax(img[p ^ 1], tid);
+        uint swapped;
+        InterlockedCompareExchange(img[uint2(7, 7)], tid + 300, tid, swapped);
+        b.Store(1024 + tid * 4, swapped);
+        InterlockedXor(img[uint2(3, tid & 7)], 1u << (tid & 31));
+    """, {"b": _raw, "img": lambda: (np.arange(64, dtype=np.uint32) * 7919 % 1000).reshape(8, 8)}),
     # hidden counters: IncrementCounter/DecrementCounter, Append of a struct, Consume
     "counters_append_consume": ("""
         struct P { float2 xy; uint id; };
@@ -245,3 +258,14 @@ def test_get_dimensions_of_append_and_consume_buffers():
     shc.compile(source, wave_size=32).dispatch((1, 1, 1), app=np.zeros((7, 3), np.float32),
                                                 con=np.zeros(5, np.uint32), o=o)
     assert set(o.tolist()) == {7 * 1000000 + 12 * 10000 + 5 * 100 + 4}
+
+
+def test_texel_atomics_reach_the_texel_at_the_whole_coordinate():
+    """InterlockedAdd(img[uint2(x, y)]) changes texel (x, y), not (x, 0) (once the case: the
+    interpreter, the host JIT and the listing all used only x)."""
+    kernel = shc.compile("RWTexture2D<uint> img : register(u0);\n[numthreads(4, 1, 1)]\n"
+                         "void main(uint tid : SV_GroupIndex) { InterlockedAdd(img[uint2(1, tid & 1)], 1 + tid); }\n")
+    img = np.zeros((3, 3), np.uint32)
+    kernel.dispatch((1, 1, 1), img=img)
+    assert img.tolist() == [[0, 1 + 3, 0], [0, 2 + 4, 0], [0, 0, 0]]
+    assert "image_atomic_add" in kernel.listing and "buffer_atomic" not in kernel.listing

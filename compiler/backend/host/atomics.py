@@ -15,6 +15,7 @@ from .llvm_text import V, flat_scalars, memory_bytes, memory_type
 from .memory import (byte_address, element_address, in_bounds, lds_memory, slot_memory, split_array_index,
                      split_offset, Memory)
 from .values import Value, cast
+from .textures import is_texture, texel_place
 
 
 _RMW = {"add": "add", "and": "and", "or": "or", "xor": "xor", "exchange": "xchg"}
@@ -87,6 +88,10 @@ def buffer_atomic(em, inst, args):
     array_index, rest = split_array_index(em, inst, args, plain)
     index, dynamic, data = split_offset(inst, rest)
     compare, value = (data[0], data[1]) if len(data) == 2 else (None, data[0])
+    if is_texture(em, name):  # an RW texture's texel: its whole coordinate, mip 0
+        offset = 1 if array_index is not None else 0
+        memory, address = texel_place(em, name, array_index, rest[0], inst.operands[offset].type)
+        return atomic(em, inst, memory, address, compare, value)
     memory = slot_memory(em, name, array_index)
     return atomic(em, inst, memory, element_address(em, inst, name, index, dynamic), compare, value)
 

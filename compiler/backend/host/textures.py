@@ -206,26 +206,37 @@ def texture_load(em, inst, args):
     return cast_value(b, texel, T.vector(storage, width), flat_scalars(inst.type)[0])
 
 
-def texture_store(em, inst, args):
+def texel_place(em, name: str, array_index: V | None, coordinate: Value, coordinate_type: T.Type):
+    """The memory (restricted to lanes whose texel exists) and address of mip 0's texel at
+    ``coordinate`` of the RW texture ``name``: what texture stores and texel atomics write."""
     b = em.b
-    name = inst.attrs["resource"]
     kind, dims, writable, is_array = _kind(em, name)
-    array_index, (coordinate, value) = _split(em, name, args)
     slot = Slot(em, name, array_index)
-    coords = _coordinates(em, coordinate, inst.operands[-2].type, dims)
+    coords = _coordinates(em, coordinate, coordinate_type, dims)
     mip = b.const("i32", 0)
     level = Level(slot, kind, dims, is_array, mip)
     x = coords[0]
     y = coords[1] if level.rows >= 2 else b.const("i32", 0)
     z = coords[dims - 1] if is_array or level.rows == 3 else b.const("i32", 0)
     ok = _and(b, slot.valid, _within(b, x, level.width), _within(b, y, level.height), _within(b, z, level.depth))
-    memory = slot_memory(em, name, array_index)
-    memory = memory.restricted(b, ok)
+    memory = slot_memory(em, name, array_index).restricted(b, ok)
+    return memory, _texel_address(em, slot, level, mip, x, y, z)
+
+
+def is_texture(em, name: str) -> bool:
+    return T.RESOURCE_KINDS.get(em.bindings[name].kind, (False, 0, False, False))[2]
+
+
+def texture_store(em, inst, args):
+    b = em.b
+    name = inst.attrs["resource"]
+    array_index, (coordinate, value) = _split(em, name, args)
+    memory, address = texel_place(em, name, array_index, coordinate, inst.operands[-2].type)
     storage = _storage(em, name)
     width = min(len(flat_scalars(inst.operands[-1].type)), 4)
     texel = cast_value(b, value, inst.operands[-1].type, storage)
-    store_value(em, memory, _texel_address(em, slot, level, mip, x, y, z), Value(texel.parts[:width]),
-                T.vector(storage, width), history=lambda: em.history_words(inst))
+    store_value(em, memory, address, Value(texel.parts[:width]), T.vector(storage, width),
+                history=lambda: em.history_words(inst))
 
 
 # ---------------------------------------------------------------------------------------

@@ -88,6 +88,18 @@ class ImageSelection:
                    f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm{d16}{self.coherent(binding)}")
         self.define(inst, self.tuple_parts(reg, reg.size), "v", d16 != "")
 
+    def image_atomic(self, inst: Inst, binding: Binding, mnemonic: str, data, coordinate: Inst, descriptor) -> None:
+        """``image_atomic_<fn>`` on the texel at ``coordinate``: ``data`` holds the value (and
+        the compare value after it); a returning atomic writes the old texel over it (``glc``)."""
+        dmask = (1 << data.size) - 1
+        returning = bool(self.users.get(inst))
+        cache = (" glc" if returning or binding.globally_coherent else "") + (" dlc" if binding.globally_coherent else "")
+        modifiers = f"dmask:0x{dmask:x} dim:{IMAGE_DIM[binding.kind]} unorm{cache}"
+        if returning:
+            self.image(mnemonic, [data], self.comps(coordinate), [descriptor], modifiers)
+        else:
+            self.image(mnemonic, [], self.comps(coordinate), [descriptor], modifiers, [data])
+
     def select_texture_store(self, inst: Inst) -> None:
         binding = self.binding_of(inst)
         array_index, (coordinate, value) = self.split_index(inst, binding)

@@ -501,9 +501,6 @@ class MemorySelection(ImageSelection):
         else:
             name = BUFFER_ATOMIC[fn]
         width = scalar.bits // 32  # a 64-bit atomic (``_x2``) takes and returns dword pairs
-        if width == 2:
-            name += "_x2"
-        vaddr, mode = self.buffer_addressing(binding, index, dynamic)
         sources = list(reversed(values)) if fn == "cmpxchg" else [values[0]]  # data: (value[, compare])
         data = self.vreg("v", width * len(sources), self.name(inst))
         if len(sources) > 1 or width > 1:
@@ -514,6 +511,13 @@ class MemorySelection(ImageSelection):
                 target = data.part(k * width + half) if data.size > 1 else data
                 self.move(target, self.half_of(part, half) if width > 1 else part, "v")
         result = data.part(0, width) if data.size > 1 else data
+        if is_texture(binding):  # an RW texture's texel: image_atomic_* at the texel coordinate
+            self.image_atomic(inst, binding, name.replace("buffer_", "image_"), data, index, descriptor)
+            self.define(inst, [result], "v")
+            return
+        if width == 2:
+            name += "_x2"
+        vaddr, mode = self.buffer_addressing(binding, index, dynamic)
         offset = _offset(inst.attrs.get("offset", 0), " ")
         if self.users.get(inst):
             self.emit(name, [data], [vaddr, descriptor, Imm(0)], f"{mode}{offset} glc")

@@ -22,6 +22,7 @@ import numpy as np
 from ...ir.core import Module
 from . import simulate_atomics as atomics
 from . import simulate_buffers as buffers
+from . import simulate_denormals as denormals
 from . import simulate_gather as gathers
 from . import simulate_wide as wide_alu
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
@@ -84,6 +85,7 @@ class Machine:
         self.state = SimState(self.buffers, self.lds)
         self.v[0] = np.arange(self.wave)  # thread id x: one group, lanes in order
         self.descriptor_table = self.table()
+        self.flushed_sources, self.flushed_result = [], False  # the VALU instruction's fp32 roles
 
     def table(self) -> dict[int, tuple[int, int]]:
         """Byte offset in the descriptor table -> (binding number, array element), as isel_memory lays it out."""
@@ -151,11 +153,13 @@ class Machine:
     def write_v(self, operand, values, index: int = 0, lanes=None) -> None:
         _, first, _ = self.regs(operand)
         lanes = self.exec if lanes is None else lanes
-        self.v[first + index][lanes] = np.broadcast_to(np.asarray(values, dtype=np.uint32), (self.wave,))[lanes]
+        values = denormals.flush(values) if self.flushed_result else np.asarray(values, dtype=np.uint32)
+        self.v[first + index][lanes] = np.broadcast_to(values, (self.wave,))[lanes]
 
     def vector(self, operand) -> np.ndarray:
         value = self.read(operand)
-        return value if isinstance(value, np.ndarray) else np.full(self.wave, value, dtype=np.uint32)
+        value = value if isinstance(value, np.ndarray) else np.full(self.wave, value, dtype=np.uint32)
+        return denormals.flush(value) if any(operand is source for source in self.flushed_sources) else value
 
     # ------------------------------------------------------------------- running
     def run(self, max_steps: int = 200_000) -> SimState:
@@ -488,7 +492,7 @@ class Machine:
         """image_load(_mip) / image_store / image_get_resinfo on float4 textures given as NumPy arrays
         ((slices,) height, width, 4), a list of them per mip level, a list of those per array element."""
         name = inst.mnemonic
-        store = name == "image_store"
+        store = name == "image_store" or (name.startswith("image_atomic_") and not inst.defs)
         descriptor = next(op for op in inst.uses if getattr(op, "cls", "v") == "s")
         first_desc = self.regs(descriptor)[1]
         binding = self.bindings[int(self.s[first_desc])]
@@ -507,6 +511,9 @@ class Machine:
             values = [fields[k] for k in range(4) if dmask >> k & 1]
             for k, value in enumerate(values):
                 self.write_v(inst.defs[0], np.full(self.wave, value, np.uint32), index=k)
+            return
+        if name.startswith("image_atomic_"):
+            image_atomic(self, inst, mips[0], address)
             return
         mip = address[-1] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)  # x, y[, slice], mip
         for lane in np.flatnonzero(self.exec):
@@ -534,6 +541,28 @@ class Machine:
         pass
 
 
+def image_atomic(machine: Machine, inst: MInst, texels: np.ndarray, address: list) -> None:
+    """``image_atomic_<fn>`` on each active lane's texel (the first channel's 32-bit word), in lane
+    order; a returning one (``glc``, the data register also its result) hands the old word back."""
+    fn = inst.mnemonic[len("image_atomic_"):]
+    data = machine.regs(inst.defs[0] if inst.defs else inst.uses[0])[1]
+    words = texels.view(np.uint32)
+    for lane in np.flatnonzero(machine.exec):
+        x, y = int(address[0][lane]), int(address[1][lane]) if len(address) > 1 else 0
+        key = (int(address[2][lane]), y, x) if texels.ndim == 4 else (y, x) if texels.ndim >= 2 else (x,)
+        inside = all(0 <= c < size for c, size in zip(key, texels.shape))
+        old = int(words[key].flat[0]) if inside else 0
+        if inside:
+            compare = int(machine.v[data + 1][lane]) if fn == "cmpswap" else None
+            new = atomics.buffer_atomic(fn, old, int(machine.v[data][lane]), compare)
+            if words[key].ndim:
+                words[key][0] = new
+            else:
+                words[key] = new
+        if inst.defs:
+            machine.v[data][lane] = old
+
+
 def _copy(resource):
     if isinstance(resource, list):
         return [_copy(item) for item in resource]
@@ -547,7 +576,7 @@ def _signed(value: int) -> int:
 _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
-    ("s_", Machine.salu), ("v_", Machine.valu), ("buffer_", buffers.access), ("ds_", Machine.lds_access),
+    ("s_", Machine.salu), ("v_", denormals.flushing(Machine.valu)), ("buffer_", buffers.access), ("ds_", Machine.lds_access),
     ("image_gather4", gathers.gather4), ("image_", Machine.image), ("scratch_", Machine.scratch_access),
 ]
 

@@ -314,6 +314,12 @@ def _atomic_step(memory: np.ndarray, address: int, fn: str, value, compare, t: T
     return old
 
 
+def atomic_at(m, inst, exec_lanes, place_of):
+    """Each active lane's read-modify-write, in lane order, at ``place_of(lane)``: ``(bytes,
+    byte address, value, compare)`` or None (no such place: the lane reads 0)."""
+    return _atomic(m, inst, None, exec_lanes, place_of)
+
+
 def _atomic(m, inst, args, exec_lanes, place_of):
     fn = inst.attrs.get("fn")
     if fn not in _ATOMIC:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...frontend import hlsl_types as T
-from .memory import buffer_info
+from . import memory
+from .memory import as_bytes, buffer_info
 from .values import InterpretError, dtype_of, width_of, zeros
 from ..ops import Op
 
@@ -142,7 +143,30 @@ def resource_info(m, inst, args, exec_lanes):
     return result
 
 
+def buffer_atomic(m, inst, args, exec_lanes):
+    """``buffer_atomic`` on an RW texture: the texel at the whole coordinate (its first channel);
+    on a buffer, ``memory.buffer_atomic``."""
+    binding = _binding(m, inst)
+    if binding is None or not T.RESOURCE_KINDS.get(binding.kind, (False, 0, False, False))[2]:
+        return memory.buffer_atomic(m, inst, args, exec_lanes)
+    array_index, rest = _split(binding, args, 0)
+    coordinates, data = rest[0], rest[1:]
+    compare, value = (data[0], data[1]) if len(data) == 2 else (None, data[0])
+
+    def place_of(lane):
+        mips = _mips(m, binding, None if array_index is None else int(array_index[lane]))
+        position = None if mips is None else _texel_index(binding, mips[0], coordinates[lane])
+        if position is None:
+            return None
+        level = mips[0]
+        texel = np.ravel_multi_index(position + (0,) * (level.ndim - len(position)), level.shape)
+        return as_bytes(level), texel * level.itemsize, value[lane], None if compare is None else compare[lane]
+
+    return memory.atomic_at(m, inst, exec_lanes, place_of)
+
+
 HANDLERS = {
+    Op.BUFFER_ATOMIC: buffer_atomic,
     Op.TEXTURE_LOAD: texture_load,
     Op.TEXTURE_STORE: texture_store,
     Op.RESOURCE_INFO: resource_info,
