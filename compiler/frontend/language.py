@@ -135,7 +135,13 @@ class LanguageRules:
     def missing_name_gated(self, name: str, coord) -> bool:
         """A name shc does not declare that DXC gates by model: report the gate if it applies."""
         needed = INTRINSIC_MODELS.get(name) or (DESCRIPTOR_HEAP_MODEL if name in DESCRIPTOR_HEAPS else None)
-        return needed is not None and not self.require_model(f"'{name}'", needed, coord)
+        if needed is not None and not self.require_model(f"'{name}'", needed, coord):
+            return True
+        if name in DESCRIPTOR_HEAPS:  # descriptor_heaps.py handles the supported form
+            self.error(f"'{name}[i]' must initialize a local {'sampler' if name[0] == 'S' else 'resource'} "
+                       f"variable, which gives it its type ('RWStructuredBuffer<uint> b = {name}[i];')", coord)
+            return True
+        return False
 
     def check_call_model(self, name: str, resolution, coord) -> None:
         needed = INTRINSIC_MODELS.get(name) or GROUP_MODELS.get(resolution.group)

@@ -88,7 +88,7 @@ def _declaration_problem(decl) -> str | None:
     base = decl.type
     while isinstance(base, T.ArrayType):
         base = base.element
-    if storage == "resource" or isinstance(base, (T.ResourceType, T.SamplerType)):
+    if storage == "resource":  # a local resource variable may be reassigned (lower/resource_cells.py)
         return f"resource '{decl.name}'"
     return None
 

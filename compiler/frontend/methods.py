@@ -59,8 +59,6 @@ class StructRules:
             if member.name in seen:
                 self.error(f"duplicate member '{member.name}'", member.coord)
             seen.add(member.name)
-            if isinstance(member.type, (T.ResourceType, T.SamplerType)):
-                self.error("resources are not allowed in structs", member.coord)
             own.append((member.name, member.type))
         inherited = [] if base is None else [
             (f"{base.name}::{name}" if name in seen else name, field_type) for name, field_type in base.fields]

@@ -23,9 +23,11 @@ from __future__ import annotations
 from . import ast
 from . import hlsl_types as T
 from .conversions import ERROR
+from .descriptor_heaps import DescriptorHeapRules
 from .entry import MAX_STATEMENT_NESTING, EntryRules, Program, array_limit_error, too_deeply_nested
 from .expressions import ExpressionChecker
 from .methods import StructRules
+from .resource_values import ResourceValueRules
 from .facts import always_returns, innermost, scalar_count
 from .language import Language, LanguageRules, without_16bit_types
 from ..diagnostics import UNKNOWN, CompileError, Coord, Diagnostics
@@ -49,7 +51,7 @@ class Scope:
         return None
 
 
-class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
+class Checker(EntryRules, LanguageRules, StructRules, ResourceValueRules, DescriptorHeapRules, ExpressionChecker):
     def __init__(self, diagnostics: Diagnostics, language: Language = Language()):
         self.diagnostics = diagnostics
         self.language = language
@@ -151,6 +153,7 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
             element = T.VectorType(T.FLOAT, 4)
         if "Structured" not in name and not element.is_numeric and element is not ERROR:
             self.error(f"'{name}' element must be a scalar or vector type, not '{element}'", spec.coord)
+        self.check_buffer_element(element, spec.coord)
         return T.ResourceType(name, element, coherent)
 
     def declared_type(self, spec: ast.TypeSpec, dims: list, modifiers: list[str]) -> T.Type:
@@ -196,6 +199,7 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
             elif isinstance(decl, ast.DeclStmt):
                 for var in decl.decls:
                     self.check_global_declaration(var)
+        unit.decls.extend(self.heap_declarations())
         for calls in self.calls.values():  # calls made through a prototype reach the definition
             for call in calls:
                 call.decl = self.definition_of(call.decl)
@@ -231,6 +235,7 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
         for member in decl.members:
             member.type = self.variable_type(member)
             member.storage = "cbuffer"
+            self.check_resource_storage(member)
             if isinstance(member.type, (T.ResourceType, T.SamplerType)):
                 self.error("resources are not allowed in a cbuffer", member.coord)
             if member.init is not None:
@@ -255,6 +260,7 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
             isinstance(base, T.ResourceType) and base.writable
         ):
             self.error("'globallycoherent' applies only to UAVs (RW resources)", var.coord)
+        self.check_resource_storage(var)
         if var.init is not None:
             self.check_initializer(var)
         self.check_sized(var)
@@ -365,6 +371,7 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
         if "groupshared" in var.modifiers:
             self.error("groupshared variables must be declared at global scope", var.coord)
         var.storage = "static" if "static" in var.modifiers else "local"
+        self.check_resource_storage(var)
         if isinstance(innermost(var.type), (T.ResourceType, T.SamplerType)) and var.init is None:
             self.error("a local resource variable must be initialized", var.coord)
         if var.init is not None:
@@ -383,8 +390,13 @@ class Checker(EntryRules, LanguageRules, StructRules, ExpressionChecker):
             self.error(f"array '{var.name}' needs a size or an initializer", var.coord)
 
     def check_initializer(self, var: ast.VarDecl) -> None:
+        if isinstance(var.init, ast.InitList) and isinstance(innermost(var.type), (T.ResourceType, T.SamplerType)):
+            var.type = self.check_resource_init_list(var.init, var.type)
+            return
         if isinstance(var.init, ast.InitList):
             var.type = self.check_init_list(var.init, var.type)
+            return
+        if self.heap_initializer(var):  # R v = ResourceDescriptorHeap[i] (descriptor_heaps.py)
             return
         source = self.visit(var.init)
         if isinstance(var.type, T.ArrayType) and var.type.size is None and isinstance(source, T.ArrayType):

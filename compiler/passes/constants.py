@@ -9,7 +9,9 @@ bit for bit as NumPy's arithmetic in those types (tests/passes/test_constants.py
 
 Arithmetic and comparisons fold only when their operands share one element
 type, as typed IR gives them; a shift converts its amount to the shifted type.
-Integer division by zero is left for run time.
+Integer division by zero is left for run time. fp32 arithmetic, comparisons and min/max
+flush denormal operands and results to zeros of their sign, as D3D12 runs RDNA2 (``flush``);
+negation, ``abs``, conversions and moves keep them.
 """
 
 from __future__ import annotations
@@ -175,22 +177,42 @@ def _elementwise(function, args: list[Constant], element: T.ScalarType,
     return _normalised(computed, result)
 
 
+FLT_MIN = 2.0 ** -126  # the smallest normal fp32
+
+
+def flush(value):
+    """An fp32 value with a denormal replaced by a zero of its sign."""
+    return math.copysign(0.0, value) if abs(value) < FLT_MIN else value
+
+
+def _flushing(function):
+    """``function`` on fp32 operands as D3D arithmetic sees them: denormals in and out flushed."""
+
+    def apply(*values):
+        out = function(*(flush(value) for value in values))
+        return flush(out) if isinstance(out, float) else out
+
+    return apply
+
+
 def _binary(op: Op, a: Constant, b: Constant, result: T.ScalarType) -> Constant | None:
     if a.element != b.element:
         return None
     element = a.element
+    flushed = _flushing if element == T.FLOAT else (lambda function: function)
     if op in _ARITHMETIC:
-        function = _first_nan(_ARITHMETIC[op]) if a.is_float else _ARITHMETIC[op]
+        function = flushed(_first_nan(_ARITHMETIC[op])) if a.is_float else _ARITHMETIC[op]
         return _elementwise(function, [a, b], element, result)
     if op in (Op.MIN, Op.MAX):
-        return _elementwise(_min_max(op, element), [a, b], element, result)
+        return _elementwise(flushed(_min_max(op, element)), [a, b], element, result)
     if op in _BITWISE:
         return None if a.is_float else _elementwise(_BITWISE[op], [a, b], element, result)
     if op in _COMPARISONS:
-        return _elementwise(_COMPARISONS[op], [a, b], T.BOOL, result)
+        return _elementwise(flushed(_COMPARISONS[op]), [a, b], T.BOOL, result)
     if op in (Op.DIV, Op.REM):
         if a.is_float:
-            return _elementwise(_float_divide if op is Op.DIV else _float_remainder, [a, b], element, result)
+            divide = _float_divide if op is Op.DIV else _float_remainder
+            return _elementwise(flushed(divide), [a, b], element, result)
         if any(value == 0 for value in b.values):
             return None  # undefined on the GPU: leave it for run time
         return _elementwise(lambda x, y: _integer_divide(op, x, y), [a, b], element, result)

@@ -3,7 +3,8 @@
 Identities (``x + 0`` for integers, ``x + -0.0`` and ``x - 0.0`` for floats, ``x * 1``, ``x & ~0``, ``x | 0``, ``x ^ 0``, shifts by 0,
 a conversion to the same type, ``select(c, x, x)``) replace an instruction with
 one of its operands. ``x * 0`` folds only for integers (for floats NaN * 0 is
-NaN). A conditional branch on a constant becomes a plain branch, and the phis of
+NaN). The float identities hold for half and double only: fp32 arithmetic flushes a
+denormal ``x`` to a zero (D3D), so ``x * 1.0`` is not ``x``. A conditional branch on a constant becomes a plain branch, and the phis of
 the block no longer reached lose that incoming edge; the header keeps no
 selection annotation once it stops selecting.
 """
@@ -15,6 +16,7 @@ import math
 from . import Pass, replace_and_remove
 from .constants import constant_of
 from .scalars import integer_range
+from ..frontend import hlsl_types as T
 from ..ir.core import Function, Inst, Module
 from ..ir.ops import Op
 
@@ -65,6 +67,8 @@ class Simplify(Pass):
     def _identity_operand(self, inst: Inst) -> Inst | None:
         op, operands = inst.op, inst.operands
         same_type = _same
+        if op in (Op.ADD, Op.SUB, Op.MUL, Op.DIV) and T.element_of(inst.type) == T.FLOAT:
+            return None  # fp32 arithmetic flushes denormals: x * 1.0 is not x
         if op in (Op.ADD, Op.SUB) and _is_float(inst):
             return _float_additive_identity(op, operands)
         if op in _RIGHT_IDENTITY and len(operands) == 2 and _is_all(operands[1], _RIGHT_IDENTITY[op]):

@@ -236,6 +236,18 @@ KERNELS = {
         o[tid] = m.x * 3 + m.y * 5 + s * 7 + asuint(p) + c * 11 + b + (mv.x ^ mv.y) + mf.x * 13 + mf.y
                + mh.x * 17 + mh.y * 19 + (uint)(v.x * 23 + v.y);
     """,
+    # fp32 denormals (made at run time, so nothing folds them): arithmetic, min/max, comparisons
+    # and sqrt flush them to zeros of their sign; moves, asuint and halves keep them
+    "fp32_denormals_flush": """
+        float d = asfloat((tid * 0x20001u + 1u) | ((tid & 2u) << 30));
+        float n = asfloat(0x00800000u + tid * 3u);
+        float p = d * 1.0 + n * 0.5;
+        float q = max(d, -d) + min(d, n * 0.25) + sqrt(d) + (d + n) / 3.0 + d / n;
+        uint c = (d == 0.0 ? 1u : 0u) + (d < n ? 2u : 0u) + (-d > d ? 4u : 0u);
+        half h = asfloat16((uint16_t)(tid + 1)) * (half)2.0;
+        o[tid] = asuint(p) ^ asuint(q) * 3u ^ asuint(d) * 5u ^ c * 7u ^ asuint(n * (0.5 + tid)) * 11u
+               ^ (uint)asuint16(h) * 13u ^ asuint(d * n) ^ asuint(dot(float2(d, n), float2(n, 0.5)));
+    """,
     # the same under divergence: inactive lanes are in no partition and add nothing
     "wave_match_and_multi_prefix_in_a_branch": """
         uint r = tid;
@@ -244,6 +256,20 @@ KERNELS = {
             r = WaveMultiPrefixSum(tid * 5 + 1, m) * 3 + m.x + m.y * 7 + WaveMultiPrefixCountBits(tid > idx, m);
         }
         o[tid] = r + 1;
+    """,
+    # local resources (lower/resource_cells.py): a reassigned variable, a local array of
+    # resources at unrolled indexes, a struct member and a method's resource parameter
+    "local_resources_array_struct_and_parameter": """
+        struct Sink { RWStructuredBuffer<uint> buf; uint k;
+                      void add(RWStructuredBuffer<uint> d, uint i, uint v) { d[i] += v * k; } };
+        RWStructuredBuffer<uint> arr[2] = { o, o };
+        RWStructuredBuffer<uint> t = arr[0];
+        t[tid] = tid;
+        t = arr[1];
+        [unroll] for (uint k = 0; k < 2; k++) arr[k][tid] += tid * (k + 3) + idx;
+        Sink s; s.buf = t; s.k = count;
+        s.add(s.buf, tid, tid + idx);
+        s.buf[tid] += s.k;
     """,
 }
 

@@ -505,6 +505,7 @@ def test_header_reports_hand_counted_registers_lds_and_occupancy():
     for line in ("; wave size     32", "; numthreads    [64, 1, 1]  (2 waves per group)",
                  "; VGPRs         9 used, 16 allocated (granule 16)", "; SGPRs         10 (with VCC)",
                  "; LDS           2048 bytes", "; scratch       0 bytes per lane",
+                 "; float mode    MODE.FP_DENORM: fp32 denormals flushed, fp16 and fp64 kept (D3D12)",
                  "; occupancy     16 waves per SIMD, limited by waves"):
         assert line in header
     assert "t0 space0" in header and "StructuredBuffer<float4>" in header and "s[4:7]" in header

@@ -92,7 +92,6 @@ def test_struct_declaration_errors():
     """)
     assert errors(text) == [
         (1, 25, "duplicate member 'a'"),
-        (1, 38, "resources are not allowed in structs"),
         (2, 8, "redefinition of type 'S'"),
     ]
 

@@ -157,6 +157,41 @@ def test_half_precision_and_f16_bits():
     assert np.uint32(doubled).view(np.float32) == np.float32(np.float16(0.1) + np.float16(0.1))
 
 
+def test_fp32_denormals_flush_in_arithmetic_but_not_in_moves_negation_or_halves():
+    state = run("""
+        resource @out RWStructuredBuffer<uint> u0 space0
+        func @main numthreads(32, 1, 1) wave32 {
+        ^entry:
+          %0 = thread_input uint {which="group_index"}
+          %1 = const uint {value=2147483649}
+          %2 = or uint %0, %1
+          %3 = bitcast float %2
+          %4 = const float {value=1.0}
+          %5 = mul float %3, %4
+          %6 = neg float %3
+          %7 = const float {value=0.0}
+          %8 = eq float %3, %7
+          %9 = convert uint %8
+          %10 = bitcast uint %5
+          %11 = bitcast uint %6
+          %12 = const uint16_t {value=1}
+          %13 = bitcast half %12
+          %14 = add half %13, %13
+          %15 = convert float %14
+          %16 = bitcast uint %15
+          %17 = construct uint4 %10, %11, %9, %16
+          %18 = const uint {value=0}
+          buffer_store %18, %17 {resource="out"}
+          ret
+        }
+    """, buffers={"out": np.zeros(4, np.uint32)})
+    product, negated, equals_zero, half_sum = state.buffers["out"]
+    assert product == 0x80000000  # -denormal * 1.0 is -0.0
+    assert negated == 31  # lane 31 stores last; negation is a modifier: its bits, sign flipped
+    assert equals_zero == 1  # a comparison sees the denormal as zero
+    assert np.uint32(half_sum).view(np.float32) == np.float32(2 * 2.0 ** -24)  # half denormals stay
+
+
 # --------------------------------------------------------------------------------------
 # Thread inputs
 # --------------------------------------------------------------------------------------

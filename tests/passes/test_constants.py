@@ -1,5 +1,6 @@
 """Constant evaluation in plain Python, checked bit for bit against NumPy's float32,
-float16 and wrapping integer arithmetic (the model the GPU's results are defined by)."""
+float16 and wrapping integer arithmetic (the model the GPU's results are defined by), with
+fp32 denormals flushed on the way in and out as the interpreter flushes them (D3D)."""
 
 import math
 import struct
@@ -10,6 +11,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from shc.compiler.frontend import hlsl_types as T
 from shc.compiler.ir.core import Inst
+from shc.compiler.ir.interpret.arith import flush
 from shc.compiler.ir.ops import Op
 from shc.compiler.passes.constants import constant_of, evaluate, to_attr
 from shc.compiler.passes.scalars import int_to_float, round_float
@@ -59,6 +61,12 @@ def as_list(value):
     return value if isinstance(value, list) else [value]
 
 
+def d3d(ufunc, dtype, *operands):
+    """``ufunc`` on arrays of ``dtype`` as D3D arithmetic computes it: fp32 denormals flushed."""
+    with np.errstate(all="ignore"):
+        return flush(np.asarray(ufunc(*(flush(np.array(x, dtype)) for x in operands)))).tolist()
+
+
 @st.composite
 def binary_operands(draw):
     element = draw(st.sampled_from(list(NUMPY_TYPES)))
@@ -80,9 +88,7 @@ def test_elementwise_operations_match_numpy_bit_for_bit(case):
         return  # NumPy has no boolean subtraction (HLSL promotes bools first)
     if element is T.HALF and op in (Op.ADD, Op.MUL) and any(x != x and y != y for x, y in zip(a, b)):
         return  # which of two NaNs survives is unspecified (NumPy's float16 loops keep the second)
-    dtype = NUMPY_TYPES[element]
-    with np.errstate(all="ignore"):
-        expected = UFUNCS[op](np.array(a, dtype), np.array(b, dtype)).tolist()
+    expected = d3d(UFUNCS[op], NUMPY_TYPES[element], a, b)
     result = T.BOOL if op in COMPARISONS else element
     folded = fold(op, result, const(element, a), const(element, b))
     assert [bits(v) for v in as_list(folded)] == [bits(v) for v in expected]
@@ -94,9 +100,8 @@ def test_float_division_and_remainder_match_numpy(element, data):
     a = data.draw(values_of(element))
     b = data.draw(values_of(element))
     dtype = NUMPY_TYPES[element]
-    with np.errstate(all="ignore"):
-        quotient = (np.array([a], dtype) / np.array([b], dtype)).astype(dtype).tolist()[0]
-        remainder = np.fmod(np.array([a], dtype), np.array([b], dtype)).tolist()[0]
+    quotient = d3d(np.divide, dtype, [a], [b])[0]
+    remainder = d3d(np.fmod, dtype, [a], [b])[0]
     assert bits(fold(Op.DIV, element, const(element, [a]), const(element, [b]))) == bits(quotient)
     assert bits(fold(Op.REM, element, const(element, [a]), const(element, [b]))) == bits(remainder)
 
@@ -149,3 +154,13 @@ def test_float_rounding_overflows_to_infinity():
     assert round_float(65519.0, 16) == 65504.0
     assert round_float(-3.5e38, 32) == -math.inf
     assert round_float(0.1, 32) == float(np.float32(0.1))
+
+
+def test_fp32_denormals_flush_to_signed_zero_but_half_ones_stay():
+    tiny = 1.401298464324817e-45  # the smallest fp32 denormal
+    assert bits(fold(Op.MUL, T.FLOAT, const(T.FLOAT, [-tiny]), const(T.FLOAT, [1.0]))) == bits(-0.0)
+    assert bits(fold(Op.MUL, T.FLOAT, const(T.FLOAT, [1e-20]), const(T.FLOAT, [1e-20]))) == bits(0.0)
+    assert fold(Op.EQ, T.BOOL, const(T.FLOAT, [tiny]), const(T.FLOAT, [0.0])) is True
+    assert bits(fold(Op.NEG, T.FLOAT, const(T.FLOAT, [tiny]))) == bits(-tiny)  # a modifier, no flush
+    half_tiny = 5.960464477539063e-08  # the smallest fp16 denormal
+    assert fold(Op.MUL, T.HALF, const(T.HALF, [half_tiny]), const(T.HALF, [2.0])) == 2 * half_tiny

@@ -152,6 +152,8 @@ def shift(em, inst, args):
 
 def divide(em, inst, args):
     def one(b, scalar, x, y):
+        if scalar == T.FLOAT and inst.op is not Op.DIV:  # frem is fmodf: flushes by hand
+            return b.flush(b.binop("frem", b.flush(x), b.flush(y)))
         if scalar.kind == "float":
             return b.binop("fdiv" if inst.op is Op.DIV else "frem", x, y)
         zero = b.icmp("eq", y, b.zero(y.ty))
@@ -399,7 +401,19 @@ def _clamp01(b, x):
     return b.call(x.ty, "llvm.minimum", [x, b.const(x.ty, 1.0)])
 
 
+# fp32 functions the JIT calls the C library for: its integer bit tests ignore MXCSR's DAZ and
+# FTZ (``float_mode``), so their inputs and results flush here (logf(-denormal) would be NaN)
+_LIBRARY_CALLS = {"exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
+                  "sinh", "cosh", "tanh", "pow", "atan2", "fmod"}
+
+
 def _math_one(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
+    if name in _LIBRARY_CALLS and scalar == T.FLOAT:
+        return b.flush(_math_value(b, name, scalar, [b.flush(x) for x in xs]))
+    return _math_value(b, name, scalar, xs)
+
+
+def _math_value(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
     x = xs[0]
     one = b.const(x.ty, 1) if scalar.kind != "float" else b.const(x.ty, 1.0)
     if name in _UNARY_INTRINSICS:
@@ -432,7 +446,9 @@ def _math_one(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
         return b.select(b.fcmp("oge", xs[1], x), one, b.zero(x.ty))
     if name == "sign":
         if scalar.kind == "float":
-            negative = b.select(b.fcmp("olt", x, b.zero(x.ty)), b.const(x.ty, -1.0), x)
+            # zeros, NaN and (flushed) fp32 denormals give x * 0: a zero of x's sign, or NaN
+            same = b.binop("fmul", x, b.zero(x.ty))
+            negative = b.select(b.fcmp("olt", x, b.zero(x.ty)), b.const(x.ty, -1.0), same)
             return b.select(b.fcmp("ogt", x, b.zero(x.ty)), one, negative)
         zero = b.zero(x.ty)
         if scalar.kind == "int":

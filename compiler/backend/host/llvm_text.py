@@ -139,6 +139,13 @@ def vector_literal(ty: str, values) -> str:
 # ---------------------------------------------------------------------------------------
 
 
+_FLOAT_ARITHMETIC = ("fadd", "fsub", "fmul", "fdiv", "frem")
+_FLOAT_INTRINSICS = {"llvm.minnum", "llvm.maxnum", "llvm.minimum", "llvm.maximum", "llvm.fma", "llvm.sqrt",
+                     "llvm.exp", "llvm.exp2", "llvm.log", "llvm.log2", "llvm.log10", "llvm.floor", "llvm.ceil",
+                     "llvm.roundeven", "llvm.trunc", "llvm.sin", "llvm.cos", "llvm.tan", "llvm.asin",
+                     "llvm.acos", "llvm.atan", "llvm.sinh", "llvm.cosh", "llvm.tanh", "llvm.pow", "llvm.atan2"}
+
+
 class Builder:
     """Appends instructions to the current basic block; declares intrinsics as they are used."""
 
@@ -153,6 +160,9 @@ class Builder:
         self.entry_allocas: list[str] = []  # hoisted to the entry block
         self.entry_inits: list[str] = []  # zero stores into them, run once per call
         self.helpers: dict[str, str] = {}  # small out-of-line functions, by name
+        # fp32 denormals flushed by instructions around each fp32 operation instead of by MXCSR
+        # (a kernel with fp64 values: ``float_mode``)
+        self.explicit_flush = False
 
     # -- names, blocks ---------------------------------------------------------------------
 
@@ -231,7 +241,18 @@ class Builder:
     # -- arithmetic ------------------------------------------------------------------------
 
     def binop(self, op: str, a: V, b: V) -> V:
+        if self.explicit_flush and op in _FLOAT_ARITHMETIC and element(a.ty) == "float":
+            return self.flush(self.inst(a.ty, f"{op} {self.flush(a)}, {self.flush(b).ref}"))
         return self.inst(a.ty, f"{op} {a}, {b.ref}")
+
+    def flush(self, x: V) -> V:
+        """An fp32 (lane vector) with its denormals replaced by zeros of their sign."""
+        int_ty = x.ty.replace("float", "i32")
+        bits = self.cast("bitcast", x, int_ty)
+        exponent = self.inst(int_ty, f"and {bits}, {self.const(int_ty, 0x7F800000).ref}")
+        sign = self.inst(int_ty, f"and {bits}, {self.const(int_ty, -0x80000000).ref}")
+        flushed = self.select(self.icmp("eq", exponent, self.zero(int_ty)), sign, bits)
+        return self.cast("bitcast", flushed, x.ty)
 
     def unop_fneg(self, a: V) -> V:
         return self.inst(a.ty, f"fneg {a}")
@@ -243,6 +264,8 @@ class Builder:
         return self.inst(self._predicate_ty(a.ty), f"icmp {predicate} {a}, {b.ref}")
 
     def fcmp(self, predicate: str, a: V, b: V) -> V:
+        if self.explicit_flush and element(a.ty) == "float":
+            a, b = self.flush(a), self.flush(b)
         return self.inst(self._predicate_ty(a.ty), f"fcmp {predicate} {a}, {b.ref}")
 
     def select(self, condition: V, if_true: V, if_false: V) -> V:
@@ -262,11 +285,14 @@ class Builder:
         if full not in self.declarations:
             params = ", ".join(arg.ty for arg in args)
             self.declarations[full] = f"declare {ret} @{full}({params}){attrs}"
+        flushing = self.explicit_flush and name in _FLOAT_INTRINSICS and element(ret) == "float"
+        if flushing:
+            args = [self.flush(arg) for arg in args]
         text = f"call {ret} @{full}(" + ", ".join(str(arg) for arg in args) + ")"
         if ret == "void":
             self.raw(text)
             return None
-        return self.inst(ret, text)
+        return self.flush(self.inst(ret, text)) if flushing else self.inst(ret, text)
 
     # -- vectors ---------------------------------------------------------------------------
 

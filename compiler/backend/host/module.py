@@ -65,6 +65,7 @@ from ...ir.ops import LANE_EXCHANGE, Op
 from ...ir.structure import nesting_depth
 from . import arith as host_arith
 from . import atomics as host_atomics
+from . import float_mode
 from . import gather as host_gather
 from . import memory as host_memory
 from . import textures as host_textures
@@ -186,6 +187,8 @@ class KernelEmitter(FlowEmitter):
         if self.wave_size not in (32, 64):
             raise ValueError(f"a wave has 32 or 64 lanes, not {self.wave_size}")
         self.b = Builder(self.wave_size)
+        self.flushing = float_mode.flushes_f32(self.function)  # by MXCSR; else instruction by instruction
+        self.b.explicit_flush = not self.flushing
         self.stats = stats
         self.divergence = Divergence(self.function)
         self.order = {inst: index for index, inst in enumerate(self.function.instructions())}
@@ -526,13 +529,20 @@ class KernelEmitter(FlowEmitter):
                 pointer = b.gep(base, V("i64", str(8 * index)))
                 b.store(b.binop("add", b.load("i64", pointer, align=8), b.load("i64", var, align=8)), pointer, 8)
         status = b.load("i32", self.status_var, align=4)
+        flushing = self.flushing
+        if flushing:
+            b.raw(float_mode.leave_line())
         b.terminate(f"ret {status}")
         resume = self.frame_field("resume", FRAME_RESUME)
         cases = " ".join(f"i32 {barrier_id}, label %{label}" for barrier_id, label in self.resume_targets)
         entry = (["define i32 @shc_wave(ptr noalias %ctx, ptr noalias %frame) #0 {", "entry:"]
+                 + (float_mode.enter_lines() if flushing else [])
                  + b.entry_allocas + b.entry_inits + self.prologue
                  + [f"  switch i32 {resume.ref}, label %start [ {cases} ]"])
-        body = entry + b.lines + ["}", "", 'attributes #0 = { nounwind "frame-pointer"="none" }']
+        attributes = 'nounwind "frame-pointer"="none"' + (" " + float_mode.FLUSHING_ATTRIBUTES if flushing else "")
+        body = entry + b.lines + ["}", "", f"attributes #0 = {{ {attributes} }}"]
+        if flushing:
+            b.declarations.update((line, line) for line in float_mode.DECLARATIONS)
         header = [f"; shc host kernel: {self.function.name}, wave{self.wave_size} "
                   "(the JIT sets the host triple and data layout)"]
         b.lines = body

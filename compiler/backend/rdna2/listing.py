@@ -95,6 +95,7 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
         f"; SGPRs         {listing.sgprs} (with VCC)",
         f"; LDS           {listing.lds_bytes} bytes{lds_note}",
         f"; scratch       {listing.scratch_bytes} bytes per lane",
+        "; float mode    MODE.FP_DENORM: fp32 denormals flushed, fp16 and fp64 kept (D3D12)",
         f"; occupancy     {listing.occupancy} waves per SIMD, limited by {listing.limiter} ({limits})",
         f"; instructions  {class_counts_text(listing.instructions)}",
     ]

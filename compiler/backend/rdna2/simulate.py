@@ -513,7 +513,7 @@ class Machine:
                 self.write_v(inst.defs[0], np.full(self.wave, value, np.uint32), index=k)
             return
         if name.startswith("image_atomic_"):
-            image_atomic(self, inst, mips[0], address)
+            atomics.image_atomic(self, inst, mips[0], address)
             return
         mip = address[-1] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)  # x, y[, slice], mip
         for lane in np.flatnonzero(self.exec):
@@ -539,28 +539,6 @@ class Machine:
 
     def nothing(self, inst: MInst) -> None:
         pass
-
-
-def image_atomic(machine: Machine, inst: MInst, texels: np.ndarray, address: list) -> None:
-    """``image_atomic_<fn>`` on each active lane's texel (the first channel's 32-bit word), in lane
-    order; a returning one (``glc``, the data register also its result) hands the old word back."""
-    fn = inst.mnemonic[len("image_atomic_"):]
-    data = machine.regs(inst.defs[0] if inst.defs else inst.uses[0])[1]
-    words = texels.view(np.uint32)
-    for lane in np.flatnonzero(machine.exec):
-        x, y = int(address[0][lane]), int(address[1][lane]) if len(address) > 1 else 0
-        key = (int(address[2][lane]), y, x) if texels.ndim == 4 else (y, x) if texels.ndim >= 2 else (x,)
-        inside = all(0 <= c < size for c, size in zip(key, texels.shape))
-        old = int(words[key].flat[0]) if inside else 0
-        if inside:
-            compare = int(machine.v[data + 1][lane]) if fn == "cmpswap" else None
-            new = atomics.buffer_atomic(fn, old, int(machine.v[data][lane]), compare)
-            if words[key].ndim:
-                words[key][0] = new
-            else:
-                words[key] = new
-        if inst.defs:
-            machine.v[data][lane] = old
 
 
 def _copy(resource):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 DS_ATOMIC = re.compile(r"ds_(add|and|or|xor|min|max|wrxchg|cmpst)(_rtn)?_(u32|i32|b32)$")
 
 
@@ -42,3 +44,25 @@ def lds_atomic(match: re.Match, old: int, data: list[int]) -> int:
     key = {"min": "smin" if kind == "i32" else "umin", "max": "smax" if kind == "i32" else "umax",
            "wrxchg": "swap"}.get(fn, fn)
     return buffer_atomic(key, old, data[0])
+
+
+def image_atomic(machine, inst, texels: np.ndarray, address: list) -> None:
+    """``image_atomic_<fn>`` on each active lane's texel (the first channel's 32-bit word), in lane
+    order; a returning one (``glc``, the data register also its result) hands the old word back."""
+    fn = inst.mnemonic[len("image_atomic_"):]
+    data = machine.regs(inst.defs[0] if inst.defs else inst.uses[0])[1]
+    words = texels.view(np.uint32)
+    for lane in np.flatnonzero(machine.exec):
+        x, y = int(address[0][lane]), int(address[1][lane]) if len(address) > 1 else 0
+        key = (int(address[2][lane]), y, x) if texels.ndim == 4 else (y, x) if texels.ndim >= 2 else (x,)
+        inside = all(0 <= c < size for c, size in zip(key, texels.shape))
+        old = int(words[key].flat[0]) if inside else 0
+        if inside:
+            compare = int(machine.v[data + 1][lane]) if fn == "cmpswap" else None
+            new = buffer_atomic(fn, old, int(machine.v[data][lane]), compare)
+            if words[key].ndim:
+                words[key][0] = new
+            else:
+                words[key] = new
+        if inst.defs:
+            machine.v[data][lane] = old

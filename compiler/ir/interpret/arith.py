@@ -14,6 +14,10 @@ Choices where HLSL leaves the result open (pinned by the interpreter tests):
 * ``convert``: see ``interpret_values.convert`` (float -> int truncates and saturates,
   NaN -> 0).
 * ``bits`` ``firstbitlow`` / ``firstbithigh`` of a value with no such bit give all ones.
+* fp32 denormals flush to zero of their sign on the input and output of float arithmetic,
+  comparisons, ``min`` / ``max``, ``dot`` and the math functions (D3D12 on RDNA2; the host
+  JIT sets MXCSR's DAZ and FTZ): ``flush``. Moves, bitcasts, ``abs`` and negation keep them;
+  half and double keep theirs.
 """
 
 from __future__ import annotations
@@ -71,15 +75,25 @@ _ELEMENTWISE = {
 }
 
 
+FLT_MIN = np.float32(1.1754944e-38)  # the smallest normal fp32
+
+
+def flush(values: np.ndarray) -> np.ndarray:
+    """fp32 denormals as zeros of their sign (other dtypes unchanged)."""
+    if values.dtype != np.float32:
+        return values
+    return np.where(np.abs(values) < FLT_MIN, np.copysign(np.float32(0), values), values)
+
+
 def _operands_in(inst, args):
     dtype = dtype_of(inst.type)
-    return [cast_wrapping(arg, dtype) for arg in args]
+    return [flush(cast_wrapping(arg, dtype)) for arg in args]
 
 
 def elementwise(m, inst, args, exec_lanes):
     a, b = _operands_in(inst, args)
     with np.errstate(all="ignore"):
-        return _result(inst, _ELEMENTWISE[inst.op](a, b))
+        return _result(inst, flush(_ELEMENTWISE[inst.op](a, b)))
 
 
 def minimum_maximum(m, inst, args, exec_lanes):
@@ -91,13 +105,13 @@ def minimum_maximum(m, inst, args, exec_lanes):
 
 
 def negate(m, inst, args, exec_lanes):
-    (a,) = _operands_in(inst, args)
+    a = cast_wrapping(args[0], dtype_of(inst.type))  # a source modifier: no flushing
     with np.errstate(all="ignore"):
         return _result(inst, np.negative(a))
 
 
 def absolute(m, inst, args, exec_lanes):
-    (a,) = _operands_in(inst, args)
+    a = cast_wrapping(args[0], dtype_of(inst.type))  # a source modifier: no flushing
     with np.errstate(all="ignore"):
         return _result(inst, np.abs(a))
 
@@ -111,7 +125,7 @@ def fused_multiply_add(m, inst, args, exec_lanes):
     a, b, c = _operands_in(inst, args)
     with np.errstate(all="ignore"):
         if a.dtype.kind == "f":
-            return _result(inst, fused_multiply_add_rounded_once(a, b, c))
+            return _result(inst, flush(fused_multiply_add_rounded_once(a, b, c)))
         return _result(inst, a * b + c)
 
 
@@ -127,7 +141,7 @@ def divide(m, inst, args, exec_lanes):
     a, b = _operands_in(inst, args)
     if a.dtype.kind == "f":
         with np.errstate(all="ignore"):
-            return _result(inst, a / b if inst.op is Op.DIV else np.fmod(a, b))
+            return _result(inst, flush(a / b if inst.op is Op.DIV else np.fmod(a, b)))
     a, b = np.broadcast_arrays(a, b)
     out = np.empty(a.shape, dtype=object)
     for position in np.ndindex(a.shape):
@@ -163,7 +177,7 @@ def compare(m, inst, args, exec_lanes):
     a, b = args
     dtype = np.result_type(a.dtype, b.dtype) if a.dtype != b.dtype else a.dtype
     with np.errstate(all="ignore"):
-        return _result(inst, _COMPARE[inst.op](a.astype(dtype), b.astype(dtype)))
+        return _result(inst, _COMPARE[inst.op](flush(a.astype(dtype)), flush(b.astype(dtype))))
 
 
 def _where(condition: np.ndarray, when_true, when_false):
@@ -279,11 +293,11 @@ def shuffle(m, inst, args, exec_lanes):
 
 
 def dot(m, inst, args, exec_lanes):
-    a, b = (cast_wrapping(arg, dtype_of(inst.type)) for arg in args)
+    a, b = (flush(cast_wrapping(arg, dtype_of(inst.type))) for arg in args)
     with np.errstate(all="ignore"):
-        total = a[:, :1] * b[:, :1]
+        total = flush(a[:, :1] * b[:, :1])
         for component in range(1, a.shape[1]):
-            total = total + a[:, component:component + 1] * b[:, component:component + 1]
+            total = flush(total + flush(a[:, component:component + 1] * b[:, component:component + 1]))
     return _result(inst, total)
 
 
@@ -340,9 +354,9 @@ def math_function(m, inst, args, exec_lanes):
         raise InterpretError(f"math function {name!r} is not supported by the interpreter")
     # compute in the operands' type (sign, isnan, all and any have other result types)
     dtype = args[0].dtype if name in ("sign", "isnan", "isinf", "isfinite", "all", "any") else dtype_of(inst.type)
-    operands = [cast_wrapping(arg, dtype) for arg in args]
+    operands = [flush(cast_wrapping(arg, dtype)) for arg in args]
     with np.errstate(all="ignore"):
-        return _result(inst, function(*operands))
+        return _result(inst, flush(np.asarray(function(*operands))))
 
 
 # ---------------------------------------------------------------------------------------

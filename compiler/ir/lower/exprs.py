@@ -19,6 +19,7 @@ from ...frontend import hlsl_types as T
 from ...frontend.conversions import binary_shape, with_shape
 from ...frontend.expressions import ExpressionChecker
 from ...frontend.resource_access import is_mips_access
+from ...frontend.resource_values import holds_resource
 from ..core import Inst
 from .expr_text import expression_text
 from .places import Place, ResourceRef, ValueRoot
@@ -250,6 +251,14 @@ class ExpressionLowering:
 
     def visit_Assign(self, node: ast.Assign) -> Inst:
         coord = node.coord
+        if isinstance(self.innermost_type(node.target.type), (T.ResourceType, T.SamplerType)):
+            self.assign_resources(node.target, node.value)  # a compile-time choice (lower/resource_cells.py)
+            return None
+        if node.op == "=" and holds_resource(node.target.type):  # a struct with resource members
+            value = self.expr_as(node.value, self.place(node.target).result_type, node.value.coord)
+            self.assign_resources(node.target, node.value, evaluated=True)
+            self.store(self.place(node.target), value, coord)
+            return value
         place = self.place(node.target)
         target = place.result_type
         if node.op == "=":

@@ -35,6 +35,7 @@ from __future__ import annotations
 from ...diagnostics import Coord, Diagnostics, InlineSite, nesting_guard
 from ...frontend import ast
 from ...frontend import hlsl_types as T
+from ...frontend.resource_values import holds_resource
 from ...frontend.sema import Program
 from ..core import Function, Module
 from .exprs import ExpressionLowering
@@ -44,6 +45,7 @@ from .intrinsics_composed import ComposedIntrinsics
 from .matrices import MatrixLowering
 from .methods import MethodLowering
 from .places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
+from .resource_cells import ResourceCells, ResourceCellsArgument, result_cells_of
 from .resources import ResourceLowering
 from .constants import constant_int
 from .scan import ProgramScan, SideEffects
@@ -79,14 +81,14 @@ class Frame:
 
     def __init__(self, func: ast.FuncDecl, result: Var | None):
         self.func = func
-        self.vars: dict = {}  # decl -> SSARoot | MemoryRoot | ResourceRef
+        self.vars: dict = {}  # decl -> SSARoot | MemoryRoot; (decl, ...) -> a resource cell (lower/resource_cells.py)
         self.result = result
         self.returned = Var(f"{func.name}.returned", T.BOOL)
         self.breakables: list = []
 
 
 class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ComposedIntrinsics, MethodLowering,
-              ResourceLowering, MatrixLowering, PlaceLowering, ValueLowering, ast.NodeVisitor):
+              ResourceLowering, ResourceCells, MatrixLowering, PlaceLowering, ValueLowering, ast.NodeVisitor):
     def __init__(self, program: Program, wave_size: int, diagnostics: Diagnostics):
         self.program = program
         self.diagnostics = diagnostics
@@ -230,13 +232,18 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Composed
         if decl.storage == "static":
             return  # initialised once, in the entry block
         if isinstance(self.innermost_type(decl.type), (T.ResourceType, T.SamplerType)):
-            self.frame.vars[decl] = self.resource_ref(decl.init)
+            if isinstance(decl.init, ast.InitList):
+                self.init_resource_list(decl, decl.init.items)
+            elif decl.init is not None:
+                self.set_cells((decl,), self.cells_of(decl.init))
             return
         var_type = self.declared_type(decl)
         value = self.initial_value(decl, var_type)
         root = self.new_variable(decl, var_type)
         self.frame.vars[decl] = root
         self.initialise(root, var_type, value, decl.coord)
+        if holds_resource(decl.type):  # a struct with resource members: their cells too
+            self.set_cells((decl,), self.cells_of(decl.init, evaluated=True) if decl.init is not None else {})
 
     # --------------------------------------------------- initializer lists
     def scalar_count(self, item) -> int:
@@ -295,51 +302,72 @@ class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, Composed
         if func.body is None:
             raise Unsupported(f"a call of '{func.name}', which has no body", coord)
         arguments, writebacks, params = [], [], list(func.params)
+        cells: dict = {}  # parameter -> the cells of its resource-holding struct argument
+        resource_outs = []  # (parameter, argument): out/inout parameters holding resources
+        this_key = None  # the cells of a method's object holding resources
         if func.this_param is not None:
             value, place = receiver if receiver is not None else self.implicit_receiver(coord)
             arguments.append(self.convert(value, ir_type(func.this_param.type, coord), coord))
             if place is not None:
                 writebacks.append((func.this_param, place))
             params.insert(0, func.this_param)
+            this_key = self.receiver_key(node, receiver, func.this_param)
+            if this_key is not None:
+                cells[func.this_param] = self.cells_of_key(this_key)
         for index, param in enumerate(func.params):
             arg = args[index] if index < len(args) else param.default
+            if holds_resource(param.type) and param.direction != "in":
+                resource_outs.append((param, arg))
             if isinstance(self.innermost_type(param.type), (T.ResourceType, T.SamplerType)):
-                arguments.append(self.resource_ref(arg))
+                arguments.append(ResourceCellsArgument({} if param.direction == "out" else self.cells_of(arg)))
                 continue
+            if holds_resource(param.type) and param.direction == "inout":
+                cells[param] = self.cells_of(arg)
             param_type = ir_type(param.type, param.coord)
             direction = param.direction
             if direction == "in":
                 arguments.append(self.expr_as(arg, param_type, arg.coord))
+                if holds_resource(param.type):  # a struct holding resources: after its value
+                    cells[param] = self.cells_of(arg, evaluated=True)
                 continue
             place = self.place(arg)
             writebacks.append((param, place))
             arguments.append(self.convert(self.load(place, arg.coord), param_type, arg.coord)
                              if direction == "inout" else None)
-        result = None if func.type == T.VOID else Var(f"{func.name}.result", ir_type(func.type, func.coord))
+        result = None if func.type == T.VOID or isinstance(self.innermost_type(func.type), (T.ResourceType, T.SamplerType)) \
+            else Var(f"{func.name}.result", ir_type(func.type, func.coord))
         caller, self.frame = self.frame, Frame(func, result)
         outer_chain = self.b.inline_chain
         self.b.inline_chain = (InlineSite(func.name, self.b.placed(coord)),) + outer_chain
         self.b.write(self.frame.returned, self.const(T.BOOL, False, coord))
         for param, value in zip(params, arguments):
-            if isinstance(value, ResourceRef):
-                self.frame.vars[param] = value
+            if isinstance(value, ResourceCellsArgument):
+                self.set_cells((param,), value.cells)
                 continue
             param_type = ir_type(param.type, param.coord)
             root = self.new_variable(param, param_type)
             self.frame.vars[param] = root
             self.initialise(root, param_type, value, param.coord)
+            self.set_cells((param,), cells.get(param, {}))
         try:
             self.statements(func.body.items)
+            self.last_result_cells = result_cells_of(self.frame)
             if self.b.block is None:
                 raise Unsupported(f"a call of '{func.name}' whose end is never reached", coord)
             value = self.b.read(result) if result is not None else None
             outputs = [self.load(Place(self.frame.vars[param], ir_type(param.type, param.coord)), coord)
                        for param, _ in writebacks]
+            resource_outputs = [(arg, self.cells_of_key((param,))) for param, arg in resource_outs]
+            this_cells = self.cells_of_key((func.this_param,)) if this_key is not None else None
         finally:
             self.frame = caller
             self.b.inline_chain = outer_chain
         for (param, place), output in zip(writebacks, outputs):
             self.write_back(place, output, coord)
+        for arg, out_cells in resource_outputs:
+            self.set_cells(self.resource_key(arg, for_write=True), out_cells)
+        if this_key is not None:
+            self.set_cells(this_key, this_cells)
         return value
 
 def _scalars_of(t: T.Type) -> int:

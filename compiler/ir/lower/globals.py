@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import Diagnostics
 from ...frontend import ast
 from ...frontend import hlsl_types as T
+from ...frontend.descriptor_heaps import HEAP_ROOT_FLAGS, is_descriptor_heap
 from ...frontend.root_signature import register_text
 from ..core import Binding, GroupsharedVar
 
@@ -317,8 +318,14 @@ def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
 
 
 def check_root_signature(signature, pending, diagnostics: Diagnostics) -> None:
-    """An error at each binding's declaration whose registers no range of ``signature`` holds."""
+    """An error at each binding's declaration whose registers no range of ``signature`` holds
+    (a descriptor heap needs the signature's flag for indexing it directly instead)."""
     for decl, binding, _ in pending:
+        if is_descriptor_heap(decl):
+            flag = HEAP_ROOT_FLAGS[decl.name]
+            if flag not in signature.flags:
+                diagnostics.error(f"'{decl.name}' needs RootFlags({flag}) in the root signature", decl.coord)
+            continue
         kind, start = binding.register[0], int(binding.register[1:])
         if not signature.covers(kind, start, binding.count, binding.space):
             diagnostics.error(f"resource '{binding.name}' at {register_text(kind, start, binding.count)}, "

@@ -46,6 +46,7 @@ from ...frontend import ast
 from ...frontend import hlsl_types as T
 from ..core import Binding, Inst
 from .places import Address, ElementRoot, MemoryRoot, Place, ResourceRef
+from .resource_cells import not_unique
 from .values import Unsupported, components, ir_type
 from ..ops import Op
 
@@ -78,6 +79,14 @@ class ResourceLowering:
 
     # ---------------------------------------------------------- references
     def resource_ref(self, node) -> ResourceRef:
+        local = self.local_resource(node)
+        if local is not None:
+            return local
+        if isinstance(node, ast.Call):
+            value = self.call_result_cells(node).get(())
+            if not isinstance(value, ResourceRef):
+                raise not_unique(node.coord)
+            return value
         if isinstance(node, ast.Identifier):
             ref = self.variable(node.decl, node.coord)
             if not isinstance(ref, ResourceRef):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ...frontend import ast
 from ...frontend import hlsl_types as T
+from ...frontend.resource_values import holds_resource
 from ..core import Block
 from .places import Place
 from .values import Unsupported, wrap_integer
@@ -51,6 +52,10 @@ class StatementLowering:
         handler = getattr(self, "stmt_" + type(node).__name__, None)
         if handler is None:
             raise Unsupported(f"the statement '{type(node).__name__}'", node.coord)
+        if isinstance(node, (ast.While, ast.DoWhile, ast.Switch)) or (
+                isinstance(node, ast.For) and self.unroller.plan(node, self.unrolled) is None):
+            self.resource_region(node, lambda: handler(node))  # lower/resource_cells.py
+            return
         handler(node)
 
     def stmt_EmptyStmt(self, node) -> None:
@@ -178,9 +183,13 @@ class StatementLowering:
         header.kind, header.merge = "if", end
         self.b.cond_branch(cond, then_block, else_block or end, coord)
         exits = []
-        for block, arm, rest in ((then_block, node.then, rest_in_then), (else_block, node.otherwise, rest_in_else)):
+        before = self.resource_state()  # which resource each local names (lower/resource_cells.py)
+        states = [None, None if has_else else before]  # at the end of each arm that reaches it
+        for side, (block, arm, rest) in enumerate(((then_block, node.then, rest_in_then),
+                                                     (else_block, node.otherwise, rest_in_else))):
             if block is None:
                 continue
+            self.restore_resources(before)
             self.b.seal(block)
             self.b.start(block)
             if arm is not None:
@@ -189,8 +198,12 @@ class StatementLowering:
                 self.statements(rest)
             if self.b.block is not None:
                 self.b.branch(end, coord)
+                states[side] = self.resource_state()
             else:
                 exits.append(self.last_jump)
+        if self.is_const(cond):  # a constant condition: the taken arm decides
+            states = [states[0] if cond.attrs["value"] else states[1]]
+        self.merge_resources([state for state in states if state is not None] or [before], node.cond.coord)
         self.close_merge(end, exits, coord)
 
     def close_merge(self, merge: Block, exits: list, coord) -> None:
@@ -356,6 +369,8 @@ class StatementLowering:
 
     def stmt_Return(self, node: ast.Return) -> None:
         frame = self.frame
+        if node.value is not None and holds_resource(frame.func.type):
+            self.return_resources(node.value)
         if node.value is not None and frame.result is not None:
             value = self.expr_as(node.value, frame.result.type, node.value.coord)
             self.b.write(frame.result, value)

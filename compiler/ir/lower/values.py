@@ -55,9 +55,19 @@ def ir_type(t: T.Type, coord: Coord) -> T.Type:
     if isinstance(t, T.ArrayType):
         return T.ArrayType(ir_type(t.element, coord), t.size)
     if isinstance(t, T.StructType):
-        fields = tuple((name, ir_type(field_type, coord)) for name, field_type in t.fields)
+        fields = tuple((name, ir_type(_resource_placeholder(field_type), coord)) for name, field_type in t.fields)
         if any(new is not old for (_, new), (_, old) in zip(fields, t.fields)):
             return T.StructType(t.name, fields)  # equal to ``t`` (structs compare by name)
+    return t
+
+
+def _resource_placeholder(t: T.Type) -> T.Type:
+    """A struct member of resource type holds a ``uint`` nothing reads: the resource
+    itself is a compile-time cell (lower/resource_cells.py)."""
+    if isinstance(t, (T.ResourceType, T.SamplerType)):
+        return T.UINT
+    if isinstance(t, T.ArrayType) and isinstance(t.element, (T.ResourceType, T.SamplerType, T.ArrayType)):
+        return T.ArrayType(_resource_placeholder(t.element), t.size)
     return t
 
 

@@ -1,5 +1,4 @@
 // conformance: fp32 denormal inputs to arithmetic flush to sign-preserved zero (D3D)
-// known_failure: fp32 denormals are not flushed to zero yet (D3D12 on RDNA2 flushes them on the input and output of float arithmetic)
 // D3D11.3 3.1.3.3 (also D3D12 on RDNA2): fp32 denormals flush to sign-preserved zero in arithmetic.
 // buffer: a float32 = 1e-45 -1.1754942e-38 5.877472e-39 -1e-45
 // buffer: b float32 = 1 1 1 1

@@ -1,5 +1,4 @@
 // conformance: an fp32 product below the normal range flushes to sign-preserved zero (D3D)
-// known_failure: fp32 denormals are not flushed to zero yet (D3D12 on RDNA2 flushes them on the input and output of float arithmetic)
 // D3D11.3 3.1.3.3: fp32 denormal results flush to sign-preserved zero.
 // buffer: a float32 = 1e-20 -1e-20 1e-30 1e-19
 // buffer: b float32 = 1e-20 1e-20 1e-09 1e+19
