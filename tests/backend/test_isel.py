@@ -13,7 +13,7 @@ from shc.compiler.backend.rdna2.isel import select
 from shc.compiler.backend.rdna2.isel_wave import swizzle_text
 from shc.compiler.backend.rdna2.listing import render_listing
 from shc.compiler.machine.isa_classes import isa_class
-from shc.compiler.backend.rdna2.machine import MInst, SubReg, VReg
+from shc.compiler.backend.rdna2.machine import SubReg, VReg
 from shc.compiler.backend.rdna2.live_ranges import successors
 from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.diagnostics import Diagnostics
