@@ -238,11 +238,13 @@ def _leading(signed: bool):
     return run
 
 
-def _from_double(convert):
+def _from_double(convert, put=put_word):
+    """An instruction of one double source: ``convert`` of it, written by ``put`` (a word, or
+    with ``put_double`` a double)."""
     def run(machine, inst):
         (a,) = doubles(machine, inst, 1)
         with np.errstate(all="ignore"):
-            put_word(machine, inst, convert(a))
+            put(machine, inst, convert(a))
     return run
 
 
@@ -254,11 +256,7 @@ def _to_double(convert):
 
 
 def _unary64(function):
-    def run(machine, inst):
-        (a,) = doubles(machine, inst, 1)
-        with np.errstate(all="ignore"):
-            put_double(machine, inst, function(a))
-    return run
+    return _from_double(function, put_double)
 
 
 def _bit_field(value: np.ndarray, offset: np.ndarray, width: np.ndarray) -> np.ndarray:
