@@ -41,16 +41,14 @@ import glob
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
-from timing import best
+from timing import best, median_ratio, rounds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,17 +79,33 @@ def numpy_two_threads(image: np.ndarray, mips: int) -> list[np.ndarray]:
     return [mip1] + reference_mips(mip1, mips - 1)
 
 
-def rounds(contestants: dict, repeat: int) -> dict[str, list[float]]:
-    """Each contestant timed once per round, round after round (after one warm-up round), so
-    that load from elsewhere on the machine hits all of them alike."""
-    times: dict[str, list[float]] = {name: [] for name in contestants}
-    for round_index in range(repeat + 1):
-        for name, function in contestants.items():
-            start = time.perf_counter()
-            function()
-            if round_index:
-                times[name].append(time.perf_counter() - start)
-    return times
+def bound_times(copy_times: list[float], image: np.ndarray, storage: list[np.ndarray]) -> list[float]:
+    """The bandwidth bound of each round: the source read once and the chain written once, at the
+    bytes per second of that round's ``numpy.copyto`` of the source (which reads and writes it)."""
+    traffic = (image.nbytes + sum(level.nbytes for level in storage)) / (2 * image.nbytes)
+    return [copy * traffic for copy in copy_times]
+
+
+def measure_spd(height: int, width: int, repeat: int) -> dict:
+    """The SPD chain of an RGBA32F height x width source in interleaved rounds: shc on every core
+    and on one thread (storage reused, as a renderer does), NumPy's slice-adds, and the bound.
+    Returns each contestant's times per round, the mip count and whether the mips are exact."""
+    from shc.spd import Downsampler, reference_mips
+
+    image = np.random.default_rng(height * width).random((height, width, 4), dtype=np.float32)
+    spd = Downsampler()
+    result = spd.run(image)
+    exact = all(np.array_equal(a, b) for a, b in zip(result.mips, reference_mips(image)))
+    storage, target = result.storage, np.empty_like(image)
+    times = rounds({
+        "shc": lambda: spd.run(image, out=storage),
+        "shc_1_thread": lambda: spd.run(image, out=storage, threads=1),
+        "numpy": lambda: reference_mips(image),
+        "copy": lambda: np.copyto(target, image),
+    }, repeat)
+    times["bound"] = bound_times(times["copy"], image, storage)
+    return {"times": times, "mips": result.setup.mips, "exact": exact,
+            "bytes": image.nbytes + sum(level.nbytes for level in storage)}
 
 
 def bench_size(size: int, repeat: int) -> dict:
@@ -113,16 +127,14 @@ def bench_size(size: int, repeat: int) -> dict:
         "numpy_threads": lambda: numpy_two_threads(image, mips),
         "copy": lambda: np.copyto(target, image),
     }, repeat)
-    # the bound: the source read once and the chain written once, at copyto's bytes per second
-    traffic = (image.nbytes + sum(level.nbytes for level in storage)) / (2 * image.nbytes)
-    times["bound"] = [copy * traffic for copy in times["copy"]]
+    times["bound"] = bound_times(times["copy"], image, storage)
     times["dispatch"] = dispatch[1:]  # the warm-up round's is not counted
     figures = {"size": size, "mips": mips, "exact": exact}
     figures.update({name: min(values) for name, values in times.items()})
     figures["bandwidth"] = 2 * image.nbytes / figures["copy"]
     for name, (over, under) in {"numpy/shc": ("numpy", "shc"), "shc/bound": ("shc", "bound"),
                                 "fresh/bound": ("shc_fresh", "bound"), "reuse/bound": ("shc_reuse", "bound")}.items():
-        figures[name] = statistics.median(a / b for a, b in zip(times[over], times[under]))
+        figures[name] = median_ratio(times[over], times[under])
         figures[name + " best"] = min(times[over]) / min(times[under])
     return figures
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 
 
@@ -14,3 +15,21 @@ def best(function, repeat: int) -> float:
         function()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def rounds(contestants: dict, repeat: int) -> dict[str, list[float]]:
+    """Each contestant timed once per round, round after round (after one warm-up round), so
+    that load from elsewhere on the machine hits all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in contestants}
+    for round_index in range(repeat + 1):
+        for name, function in contestants.items():
+            start = time.perf_counter()
+            function()
+            if round_index:
+                times[name].append(time.perf_counter() - start)
+    return times
+
+
+def median_ratio(over: list[float], under: list[float]) -> float:
+    """The median over rounds of the ratio within a round (``over[i] / under[i]``)."""
+    return statistics.median(a / b for a, b in zip(over, under))

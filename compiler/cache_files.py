@@ -10,6 +10,8 @@ and ``runtime/jit.py`` for the formats.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import stat
 import sys
@@ -24,6 +26,34 @@ def cache_dir() -> Path:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "shc"
+
+
+@functools.cache  # once per process
+def code_fingerprint() -> str:
+    """A hash of shc's own compiler and runtime modules, once per process: where shc is
+    installed, and each module's path, size and modification time in nanoseconds (what every
+    cache key of compiled output holds).
+
+    The version number alone would let output of an older compiler out of a cache after
+    an edit (editable installs, development). An edit gives the file a new modification
+    time, so the files' status is enough, and reading 170 ``stat`` results costs a fifth
+    of hashing their contents on every start. (A copy that keeps an older time stamp on
+    other contents of the same size, ``cp -p`` of another version, would go unnoticed;
+    installers, editors and ``git`` write new times.)
+    """
+    root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    hasher = hashlib.sha256(root.encode() + b"\0")  # stdlib/ headers' paths show in diagnostics and reports
+    for folder in ("compiler", "runtime"):
+        for path in sorted(_python_files(os.path.join(root, folder))):
+            info = os.stat(path)
+            hasher.update(f"{path[len(root) + 1:]}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    return hasher.hexdigest()[:40]
+
+
+def _python_files(folder: str) -> list[str]:
+    """Every ``*.py`` file under ``folder`` (``os.walk``: several times faster than ``Path.rglob``)."""
+    return [os.path.join(where, name) for where, _, names in os.walk(folder) for name in names
+            if name.endswith(".py")]
 
 
 _WARNED: set[tuple[str, str]] = set()  # (kind, path) already reported: one warning each per process

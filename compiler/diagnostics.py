@@ -309,6 +309,18 @@ class Diagnostics:
         return chain[::-1]
 
 
+def read_source(path: str, diagnostics: Diagnostics) -> str:
+    """The text of the main file (``read_source_text``: a regular file of at most 16 MiB,
+    UTF-8, byte order mark removed); anything else is a fatal diagnostic."""
+    try:
+        return read_source_text(path)
+    except SourceFileError as failure:
+        diagnostics.fatal(failure.reason, Coord(path, failure.line, failure.col))
+    except OSError as failure:
+        diagnostics.fatal(f"cannot read file: {failure.strerror or failure}", Coord(path, 0, 0))
+    return ""
+
+
 def display_path(path: str) -> str:
     """A path as a user would type it: relative to the working directory when inside it."""
     if path.startswith("<"):

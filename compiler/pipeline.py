@@ -21,7 +21,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .diagnostics import CompileError, Coord, Diagnostics, SourceFileError, nesting_guard, read_source_text
+from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
+from .diagnostics import read_source  # noqa: F401  (the commands read their main file through here)
 from .frontend import ast
 from .frontend.language import DEFAULT_HLSL_VERSION, DEFAULT_SHADER_MODEL, Language
 from .frontend.parser import Parser
@@ -37,6 +38,7 @@ from .passes.dead_code import DeadCode
 from .passes.dpp_combine import DppCombine
 from .passes.liveness import Liveness
 from .passes.lower_wave_ops import LowerWaveOps
+from .passes.reassociate import Reassociate
 from .passes.schedule import Schedule
 from .passes.simplify import Simplify
 from .passes.uniformity import Uniformity
@@ -79,18 +81,6 @@ def check_source(text: str, filename: str, options: Options, diagnostics: Diagno
     return program
 
 
-def read_source(path: str, diagnostics: Diagnostics) -> str:
-    """The text of the main file (diagnostics.read_source_text: a regular file of at most
-    16 MiB, UTF-8, byte order mark removed); anything else is a fatal diagnostic."""
-    try:
-        return read_source_text(path)
-    except SourceFileError as failure:
-        diagnostics.fatal(failure.reason, Coord(path, failure.line, failure.col))
-    except OSError as failure:
-        diagnostics.fatal(f"cannot read file: {failure.strerror or failure}", Coord(path, 0, 0))
-    return ""
-
-
 def check_file(path: str, options: Options, diagnostics: Diagnostics) -> Program:
     text = read_source(path, diagnostics)
     return check_source(text, os.path.normpath(path), options, diagnostics)
@@ -101,6 +91,7 @@ def middle_end_passes(wave_size: int, diagnostics: Diagnostics) -> list[Pass]:
     return [
         ConstantFold(),             # fold what inlining and cbuffer-free arithmetic exposed
         Simplify(),                 # identities; branches on constants become plain branches
+        Reassociate(),              # LDS addresses as one shared base + a constant (offset:)
         CommonSubexpressions(),     # inlined helpers recompute the same addresses and swizzles
         DeadCode(),                 # drop what folding and CSE left unused
         Uniformity(diagnostics),    # SGPR vs VGPR classes; barriers in divergent flow are errors
@@ -152,6 +143,13 @@ def compile_source(text: str, filename: str, options: Options, diagnostics: Diag
                    after_pass: Callable[[str, Module], None] | None = None) -> Module:
     """Front end, lowering and the middle end: the module every back end starts from."""
     program = check_source(text, filename, options, diagnostics)
+    return compile_program(program, options, diagnostics, after_pass)
+
+
+def compile_program(program: Program, options: Options, diagnostics: Diagnostics,
+                    after_pass: Callable[[str, Module], None] | None = None) -> Module:
+    """Lowering and the middle end of a checked program. Lowering only reads the program, so
+    one front-end run serves both wave sizes (``shc regs``)."""
     module = lower_program(program, options, diagnostics)
     if after_pass is not None:
         after_pass("lower", module)

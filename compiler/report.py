@@ -1,14 +1,16 @@
 """The register report (``shc regs``): registers, occupancy and hot lines per wave size.
 
-For each wave size the kernel is compiled on its own (wave ops lower differently),
-the RDNA2 back end allocates registers, and the occupancy comes from the device
-table applied to shc's own counts. The hot lines come from the liveness pass: the
-source lines where the most VGPR values are alive. LLVM's AMDGPU backend compiles
-the same kernel in a child process as a cross-check; the two compiles of the two
-wave sizes run side by side. LLVM's scheduler spends VGPRs freely up to the occupancy
-the kernel already has (in wave32 every kernel under 64 VGPRs runs 16 waves, so LLVM
-often reports 64), so its default count is an upper bound, not the kernel's demand;
-``llvm_demand`` adds the fewest VGPRs LLVM fits the kernel in without spilling.
+The front end runs once; for each wave size the checked program is lowered and
+optimised on its own (wave ops lower differently), the RDNA2 back end allocates
+registers, and the occupancy comes from the device table applied to shc's own counts.
+The hot lines come from the liveness pass: the source lines where the most VGPR values
+are alive. LLVM's AMDGPU backend compiles the same kernel in a child process as a
+cross-check; the two compiles of the two wave sizes run side by side, and LLVM IR that
+LLVM compiled before is read back from the disk cache (amdgcn/check_cache.py). LLVM's
+scheduler spends VGPRs freely up to the occupancy the kernel already has (in wave32
+every kernel under 64 VGPRs runs 16 waves, so LLVM often reports 64), so its default
+count is an upper bound, not the kernel's demand; ``llvm_demand`` adds the fewest
+VGPRs LLVM fits the kernel in without spilling.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .backend.amdgcn.check import LlvmFailure, LlvmFigures, cross_check
 from .backend.rdna2.listing import Listing, render_listing
 from .diagnostics import Diagnostics, display_path
 from .ir.core import Module
-from .pipeline import Options, compile_source
+from .pipeline import Options, check_source, compile_program
 from .machine.rdna2 import next_step_vgprs
 
 
@@ -98,10 +100,11 @@ def build_report(text: str, filename: str, options: Options, diagnostics: Diagno
                  lines: int = 5, llvm: bool = True, llvm_demand: bool = False) -> KernelReport:
     """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both;
     ``llvm_demand`` also searches LLVM's spill-free VGPR minimum (several LLVM compiles)."""
+    program = check_source(text, filename, options, diagnostics)
     modules: dict[int, Module] = {}
-    for size in (32, 64):
-        module = compile_source(text, filename, replace(options, wave_size=size), diagnostics)
-        modules.setdefault(module.function.wave_size, module)  # [WaveSize(n)] gives n twice
+    for size in (program.wave_size,) if program.wave_size else (32, 64):  # [WaveSize(n)]: n only
+        module = compile_program(program, replace(options, wave_size=size), diagnostics)
+        modules[module.function.wave_size] = module
     reports = {}
     for size, module in modules.items():
         demand = module.analyses["liveness"]

@@ -41,12 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..compiler.cache_files import cache_dir, private_directory, read_private, write_private
+from ..compiler.cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
 
 CACHE_FORMAT = 2  # bump when what the cache stores changes shape
-OPT_LEVEL = 2
 
 _LOCK = threading.RLock()
 _STATE: dict[str, Any] = {}
@@ -76,7 +75,7 @@ def _llvm():
         return _STATE["llvm"]
 
 
-def _target_machine(opt: int = OPT_LEVEL):
+def _target_machine(opt: int = 2):
     """A fresh target machine for the host CPU (an engine takes ownership of its own)."""
     llvm = _llvm()
     target = llvm.Target.from_triple(llvm.get_process_triple())
@@ -98,10 +97,10 @@ def target_description() -> str:
     return f"llvm {version}; {llvm.get_process_triple()}; {llvm.get_host_cpu_name()}; {_host_features()}"
 
 
-def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", short: bool = False) -> bytes:
-    """The kernel's module linked with the scheduler, verified, optimised (O2, or with
-    ``short`` the short pipeline and fast code generator of ``host.jit.short_pipeline``),
-    as an object file."""
+def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", plan: tuple[int, bool] = (2, False)) -> bytes:
+    """The kernel's module linked with the scheduler, verified, optimised as ``plan`` says
+    (``host.jit.code_plan``: the level, and whether the short pipeline and the fast code
+    generator run), as an object file."""
     llvm = _llvm()
     with _LOCK:
         CACHE_COUNTERS["codegen"] += 1
@@ -113,10 +112,11 @@ def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", short: bool = Fal
             raise JitError(f"the host module is not valid LLVM IR: {failure}") from failure
         from ..compiler.backend.host.jit import optimize
 
-        machine = _target_machine(0 if short else OPT_LEVEL)
+        level, short = plan
+        machine = _target_machine(0 if short else level)
         module.triple = machine.triple
         module.data_layout = str(machine.target_data)
-        optimize(module, machine, OPT_LEVEL, short)  # the code generator's O2, vectorisers off
+        optimize(module, machine, max(level, 1), short)
         return machine.emit_object(module)
 
 
@@ -172,21 +172,8 @@ def _canonical(value: Any) -> Any:
 
 
 def compiler_fingerprint() -> str:
-    """A hash of shc's own compiler and runtime sources (paths and contents), once per process.
-
-    The version number alone would let a kernel compiled by an older code generator
-    out of the cache after an edit (editable installs, development).
-    """
-    with _LOCK:
-        if "fingerprint" not in _STATE:
-            root = Path(__file__).resolve().parent.parent
-            hasher = hashlib.sha256()
-            for folder in ("compiler", "runtime"):
-                for path in sorted((root / folder).rglob("*.py")):
-                    hasher.update(str(path.relative_to(root)).encode("utf-8") + b"\0")
-                    hasher.update(path.read_bytes())
-            _STATE["fingerprint"] = hasher.hexdigest()[:40]
-        return _STATE["fingerprint"]
+    """A hash of shc's own compiler and runtime sources (``cache_files.code_fingerprint``)."""
+    return code_fingerprint()
 
 
 def text_hash(text: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..compiler.diagnostics import CompileError, Coord, Diagnostics, SourceCache, nesting_guard
+from ..compiler.diagnostics import CompileError, Coord, Diagnostics, SourceCache, nesting_guard, read_source
 from ..compiler.frontend import hlsl_types as T
 from ..compiler.ir.lower import globals as G
 from . import jit
@@ -413,8 +413,6 @@ def compile(source_text: str, entry: str = "main", defines: dict | None = None,
 def compile_file(path, entry: str = "main", defines: dict | None = None, include_dirs: list | None = None,
                  wave_size: int = 32, hlsl_version: int = 2021) -> Kernel:
     """Compile an HLSL file into a ``Kernel`` (cached on disk)."""
-    from ..compiler.pipeline import read_source
-
     diagnostics = Diagnostics()
     filename = os.path.normpath(os.fspath(path))
     try:
@@ -437,8 +435,10 @@ def _compile(source: _Source) -> Kernel:
         raise ValueError(f"wave_size must be 32 or 64, not {source.wave_size}")
     if source.hlsl_version not in (2018, 2021):
         raise ValueError(f"hlsl_version must be 2018 or 2021, not {source.hlsl_version}")
+    from ..compiler.backend.host.jit import code_plan, opt_level
+
     cache = jit.KernelCache()
-    key = _cache_key(source)
+    key = _cache_key(source, opt_level())
     hit = cache.lookup(key, KernelInfo.from_dict)
     if hit is not None:
         return Kernel(hit.info, hit.obj, source=source, from_cache=True)
@@ -451,16 +451,14 @@ def _compile(source: _Source) -> Kernel:
             info = _kernel_info(module, program, host, source)
     except CompileError as failure:
         raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
-    from ..compiler.backend.host.jit import short_pipeline
-
-    obj = jit.compile_object(host.llvm_ir, info.wave_entry, short_pipeline(host))
+    obj = jit.compile_object(host.llvm_ir, info.wave_entry, code_plan(host))
     cache.store(key, jit.CacheEntry(sources.dependencies(source.filename), obj, info))
     return Kernel(info, obj, module=module, source=source)
 
 
-def _cache_key(source: _Source) -> str:
+def _cache_key(source: _Source, level: int) -> str:
     return jit.digest("shc-kernel", __version__, jit.compiler_fingerprint(), jit.CACHE_FORMAT,
-                      jit.target_description(),
+                      jit.target_description(), level,
                       source.text, source.filename, os.path.abspath(source.filename),
                       source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
                       source.wave_size, source.hlsl_version)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from shc.compiler.diagnostics import CompileError, Diagnostics
 from shc.compiler.frontend import ast
 from shc.compiler.frontend.parser import Parser
 from shc.compiler.frontend.preprocess import preprocess
+
+
+# The suite compiles thousands of small kernels: LLVM's fast tier (SHC_OPT=0, the same results
+# bit for bit, tests/runtime/test_opt_levels.py) halves their code generation. Tests that need
+# the default level ask for the ``default_opt`` fixture; a level set outside the suite wins.
+os.environ.setdefault("SHC_OPT", "0")
 
 
 class FrontEnd:
@@ -72,6 +80,12 @@ def fresh_parser() -> Parser:
 @pytest.fixture
 def fe(fresh_parser) -> FrontEnd:
     return FrontEnd(fresh_parser)
+
+
+@pytest.fixture
+def default_opt(monkeypatch):
+    """Compile at shc's default optimisation level (SHC_OPT unset), whatever the suite uses."""
+    monkeypatch.delenv("SHC_OPT", raising=False)
 
 
 @pytest.fixture(scope="session")

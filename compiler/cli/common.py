@@ -64,6 +64,8 @@ ListingOption = typer.Option(None, "-Fc", metavar="FILE", help="Write the RDNA2 
 WarningsAsErrorsOption = typer.Option(False, "-WX", help="Treat warnings as errors. -Wno-<group> silences a "
                                       "group: " + ", ".join(sorted(WARNING_GROUPS)) + ".")
 NoWarningOption = typer.Option(None, "-Wno", hidden=True, help="-Wno-<group>: silence a warning group.")
+NoCacheOption = typer.Option(False, "--no-cache", help="Compile even if this command's output on these sources "
+                             "is kept, and keep nothing (the output cache, compiler/cli/output_cache.py).")
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,13 @@ def root(
                                  callback=print_version, is_eager=True),
 ) -> None:
     """shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU."""
+    if os.environ.get("SHC_OPT"):  # checked before any work, not when a kernel first compiles
+        from ..backend.host.jit import opt_level
+
+        try:
+            opt_level()
+        except ValueError as failure:
+            fail(str(failure))
 
 
 def parse_defines(values: Optional[List[str]]) -> dict[str, str]:
@@ -157,9 +166,10 @@ def parse_defines(values: Optional[List[str]]) -> dict[str, str]:
     return defines
 
 
-def run_stage(path: str, work, flags: DxcFlags | None = None):
+def run_stage(path: str, work, flags: DxcFlags | None = None, recording=None):
     """Run ``work(diagnostics)``; print diagnostics; turn failures into exit codes.
-    ``flags`` decides which warnings are shown and whether they are errors (-Wno-, -WX)."""
+    ``flags`` decides which warnings are shown and whether they are errors (-Wno-, -WX);
+    a ``recording`` (output_cache.OutputCache) learns the files read and the diagnostics printed."""
     from ..diagnostics import (
         CompileError,
         Coord,
@@ -168,7 +178,7 @@ def run_stage(path: str, work, flags: DxcFlags | None = None):
         nesting_guard,
     )
 
-    diagnostics = Diagnostics()
+    diagnostics = Diagnostics() if recording is None else Diagnostics(sources=recording.sources)
     if flags is not None:
         diagnostics.warnings_as_errors = flags.warnings_as_errors
         diagnostics.disabled_warnings = flags.disabled_warnings
@@ -188,7 +198,10 @@ def run_stage(path: str, work, flags: DxcFlags | None = None):
         print(internal_error_line(path, failure), file=sys.stderr)
         raise typer.Exit(EXIT_INTERNAL)
     if diagnostics.items:
-        print(diagnostics.render(), file=sys.stderr)
+        text = diagnostics.render()
+        print(text, file=sys.stderr)
+        if recording is not None:
+            recording.diagnostics.append(text)
     return result
 
 

@@ -16,6 +16,7 @@ from .common import (
     HlslVersionOption,
     IncludeOption,
     ListingOption,
+    NoCacheOption,
     NoWarningOption,
     OutputOption,
     ProfileOption,
@@ -79,6 +80,7 @@ EMITS = ("ir", "ast", "rdna2", "amdgcn", "llvm")
 
 @app.command("compile")
 def compile_command(
+    ctx: typer.Context,
     file: str = typer.Argument(..., help="HLSL source file, or an IR text file (.ir) with -p."),
     entry: str = EntryOption,
     define: Optional[List[str]] = DefineOption,
@@ -105,13 +107,13 @@ def compile_command(
     listing: Optional[str] = ListingOption,
     warnings_as_errors: bool = WarningsAsErrorsOption,
     no_warnings: Optional[List[str]] = NoWarningOption,
+    no_cache: bool = NoCacheOption,
 ) -> None:
     """Compile a shader through the middle end and print a stage's output.
 
-    With -Fo/-o (the output) or -Fc (the RDNA2 listing) nothing is printed on stdout."""
-    from ..ir.printer import print_module
-    from ..pipeline import compile_file
-
+    With -Fo/-o (the output) or -Fc (the RDNA2 listing) nothing is printed on stdout.
+    The output of a run that succeeded is kept (compiler/cli/output_cache.py): the same
+    command on unchanged sources prints it again without compiling."""
     if target not in (None, "rdna2"):
         fail(f"unknown --target '{target}' (shc targets rdna2)")
     views = ListingViews(livereg, cfg, stats, compare_llvm)
@@ -123,7 +125,7 @@ def compile_command(
     if wave_size not in (32, 64):
         fail(f"--wave-size must be 32 or 64, not {wave_size}")
     wanted = set(print_after or [])
-    known = pass_names()
+    known = pass_names() if wanted else []
     for name in sorted(wanted - set(known)):
         fail(f"unknown pass '{name}' for --print-after (passes: {', '.join(known)})")
 
@@ -133,6 +135,17 @@ def compile_command(
             print(print_module(module), end="")
 
     flags = DxcFlags.parse(profile, hlsl_version, enable_16bit_types, warnings_as_errors, no_warnings)
+    recording = None
+    if (passes is None and emit != "ast" and listing is None and not views.wanted and not wanted
+            and not print_after_all and not verify and not no_cache):  # one text out, no file beside it: kept
+        from .output_cache import OutputCache
+
+        recording = OutputCache("compile", ctx.params, file)
+        if recording.replay(lambda text: write_output(text, output)):
+            return
+    from ..ir.printer import print_module
+    from ..pipeline import compile_file
+
     if passes is not None:
         module = run_stage(file, lambda diagnostics: run_ir_passes(file, passes, wave_size, verify, diagnostics, after),
                            flags)
@@ -146,7 +159,8 @@ def compile_command(
             write_output(run_stage(file, lambda diagnostics: ast.dump(check_file(file, options, diagnostics).unit),
                                    flags), output)
             return
-        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after), flags)
+        module = run_stage(file, lambda diagnostics: compile_file(file, options, diagnostics, after), flags,
+                           recording)
     if listing is not None:  # -Fc: the RDNA2 listing, whatever --emit chose
         write_output(run_stage(file, lambda diagnostics: back_end_text(module, "rdna2", source, diagnostics)), listing)
         if output is None:
@@ -156,8 +170,11 @@ def compile_command(
     elif emit == "ir":
         text = print_module(module)
     else:
-        text = run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics))
+        text = run_stage(file, lambda diagnostics: back_end_text(module, emit, source, diagnostics),
+                         recording=recording)
     write_output(text, output)
+    if recording is not None:
+        recording.store(text)
 
 
 def pass_names() -> list[str]:

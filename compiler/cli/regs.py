@@ -16,6 +16,7 @@ from .common import (
     EntryOption,
     HlslVersionOption,
     IncludeOption,
+    NoCacheOption,
     NoWarningOption,
     OutputOption,
     ProfileOption,
@@ -31,6 +32,7 @@ from .progress import Progress, QuietOption
 
 @app.command("regs")
 def regs_command(
+    ctx: typer.Context,
     files: List[str] = typer.Argument(..., help="HLSL source files, or directories (their *.hlsl files).",
                                       metavar="FILES_OR_DIRS..."),
     entry: str = EntryOption,
@@ -63,14 +65,14 @@ def regs_command(
     output: Optional[str] = OutputOption,
     warnings_as_errors: bool = WarningsAsErrorsOption,
     no_warnings: Optional[List[str]] = NoWarningOption,
+    no_cache: bool = NoCacheOption,
 ) -> None:
     """Register and occupancy report: one kernel in detail, or a sweep over files x defines x wave sizes.
 
     One file without --permute prints the detailed report (hot lines, LLVM's figures). Several
     files, directories, --permute, --baseline or --scheduler make a sweep: one row per file,
-    define combination and wave size, in a table, --json or --csv."""
-    from ..sweep import SweepError
-
+    define combination and wave size, in a table, --json or --csv. One kernel's report is
+    kept as ``shc compile`` keeps its output (compiler/cli/output_cache.py)."""
     flags = DxcFlags.parse(profile, hlsl_version, enable_16bit_types, warnings_as_errors, no_warnings)
     sizes = parse_wave_sizes(wave_sizes)
     if as_json and as_csv:
@@ -78,12 +80,18 @@ def regs_command(
     sweep = (len(files) != 1 or os.path.isdir(files[0]) or bool(permute) or baseline is not None
              or scheduler is not None)
     if not sweep and not as_csv:
+        from .output_cache import OutputCache
+
+        recording = None if no_cache else OutputCache("regs", ctx.params, files[0])
         with output_to(output):
-            single_report(files[0], entry, define, include, as_json, lines, True if llvm is None else llvm,
-                          llvm_demand, sizes, quiet, flags)
+            if recording is None or not recording.replay(print):
+                print(single_report(files[0], entry, define, include, as_json, lines,
+                                    True if llvm is None else llvm, llvm_demand, sizes, quiet, flags, recording))
         return
     if llvm_demand:
         fail("--llvm-demand searches one kernel at a time: run shc regs FILE --llvm-demand")
+    from ..sweep import SweepError
+
     try:
         with output_to(output):
             failed = run_sweep_command(files, entry, parse_defines(define), list(include or []), permute, sizes,
@@ -102,8 +110,10 @@ def parse_wave_sizes(text: str) -> tuple[int, ...]:
 
 
 def single_report(file: str, entry: str, define, include, as_json: bool, lines: int, llvm: bool,
-                  llvm_demand: bool, sizes: tuple[int, ...], quiet: bool, flags: DxcFlags = DxcFlags()) -> None:
-    """The detailed report of one kernel (today's ``shc regs FILE``)."""
+                  llvm_demand: bool, sizes: tuple[int, ...], quiet: bool, flags: DxcFlags = DxcFlags(),
+                  recording=None) -> str:
+    """The detailed report of one kernel (today's ``shc regs FILE``), as text; a ``recording``
+    (output_cache.OutputCache) keeps it."""
     import json
 
     from ..pipeline import read_source
@@ -118,13 +128,18 @@ def single_report(file: str, entry: str, define, include, as_json: bool, lines: 
 
     what = "searching LLVM's VGPR demand" if llvm_demand else "compiling"
     with Progress(f"{what} {file}", quiet=quiet):
-        report = run_stage(file, work, flags)
+        report = run_stage(file, work, flags, recording)
     chosen = {size: wave for size, wave in report.waves.items() if size in sizes}
     report.waves = chosen or report.waves  # a [WaveSize(n)] kernel keeps its one size
-    if as_json:
-        print(json.dumps({"kernels": [report.as_dict()]}, indent=1))
-    else:
-        print(render_table(report))
+    text = json.dumps({"kernels": [report.as_dict()]}, indent=1) if as_json else render_table(report)
+    if recording is not None and not _llvm_failed(report):
+        recording.store(text)
+    return text
+
+
+def _llvm_failed(report) -> bool:
+    """Whether LLVM's cross-check failed for a wave size (a timeout may not happen again: not kept)."""
+    return any(wave.llvm is not None and not wave.llvm.ok for wave in report.waves.values())
 
 
 def run_sweep_command(files, entry, defines, include_dirs, permute, sizes, llvm, jobs, as_json, as_csv,

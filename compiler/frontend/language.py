@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from . import hlsl_types as T
+if TYPE_CHECKING:  # the type tables are imported where they are used: the command line's flag checks stay light
+    from . import hlsl_types as T
 
 SHADER_MODELS = tuple((6, minor) for minor in range(9))  # cs_6_0 .. cs_6_8
 DEFAULT_SHADER_MODEL = (6, 6)
@@ -98,6 +100,8 @@ def _model_text(model: tuple[int, int]) -> str:
 def without_16bit_types(types: dict[str, T.Type]) -> dict[str, T.Type]:
     """``types`` as below shader model 6.2: minimum-precision names become their 32-bit types
     and the explicit 16-bit names are removed (``LanguageRules.missing_type`` explains them)."""
+    from . import hlsl_types as T
+
     wide = {"float": T.FLOAT, "int": T.INT, "uint": T.UINT}
     result = {}
     for name, t in types.items():
@@ -124,6 +128,8 @@ class LanguageRules:
 
     def missing_type(self, name: str, coord) -> bool:
         """Report a 16-bit type name below shader model 6.2; True if ``name`` was one."""
+        from . import hlsl_types as T
+
         if self.language.has_16bit_types or not _EXPLICIT_16BIT.match(name) or name not in T.BUILTIN_TYPES:
             return False
         return not self.require_model(f"16-bit type '{name}'", SIXTEEN_BIT_MODEL, coord)

@@ -257,6 +257,17 @@ KERNELS = {
         }
         o[tid] = r + 1;
     """,
+    # issue #16: the 64-bit sum, whose readlane pairs are written dword by dword, once seemed live
+    # across the whole branch: 256 VGPRs at wave64, and SGPRs spilled into VGPRs (an IndexError here)
+    "wave_multi_prefix_sum_64_bit_in_a_branch": """
+        uint r = tid;
+        if (tid % 3 != 1) {
+            uint4 m = WaveMatch((tid >> 2) & 1);
+            uint64_t s = WaveMultiPrefixSum((uint64_t)tid * 0x100000001ull + idx, m);
+            r = (uint)s ^ (uint)(s >> 32) * 3;
+        }
+        o[tid] = r + 1;
+    """,
     # local resources (lower/resource_cells.py): a reassigned variable, a local array of
     # resources at unrolled indexes, a struct member and a method's resource parameter
     "local_resources_array_struct_and_parameter": """

@@ -161,8 +161,7 @@ def test_divergent_loop_collects_exited_lanes_and_branches_back_on_execnz():
         s_andn2_b32 exec_lo, exec_lo, s5
         s_cbranch_execz .LBB0_8
         v_add_f32 v1, 1.0, v1
-        v_add_nc_u32 v3, 1, v0
-        v_add_nc_u32 v2, v2, v3
+        v_add3_u32 v2, 1, v0, v2
         s_cbranch_execnz .LBB0_5
         .LBB0_8:
         s_or_b32 exec_lo, exec_lo, s4

@@ -3,7 +3,8 @@
 A case is one small kernel with its inputs and the outputs the HLSL / D3D specification
 gives (``README.md`` in this folder has the format). Each runs through ``shc.compile_file``
 and the host JIT, and every expected buffer is compared bit for bit (a float ``nan`` matches
-any NaN). An ``error:`` case runs ``shc check`` and expects exit 1 with a positioned error
+any NaN); then the same dispatch runs on the case's RDNA2 listing (``listing_check.py``), which
+must leave every bound buffer as the JIT did. An ``error:`` case runs ``shc check`` and expects exit 1 with a positioned error
 containing its substring. A case shc still gets wrong says why in a ``known_failure:`` line
 and runs as a strict xfail: it fails the run once shc gets it right, so the line is removed.
 """
@@ -27,6 +28,7 @@ from shc.runtime.resources import binding_category
 
 sys.path.insert(0, os.path.dirname(__file__))
 from case_format import Case, CaseFormatError, header_lines, known_failure, read_case, wave_sizes  # noqa: E402
+from listing_check import LISTING_BUGS, NOT_ON_THE_LISTING, listing_problem  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SCRIPT = Path(sys.executable).with_name("shc")
@@ -83,6 +85,22 @@ def test_case(path: Path, wave: int):
     problems = [problem for problem in problems if problem]
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
+    _check_listing(case, kernel, bindings, outputs, wave)
+
+
+def _check_listing(case: Case, kernel, bindings: dict, outputs: dict, wave: int) -> None:
+    """The same dispatch on the RDNA2 listing (``listing_check.py``) leaves the same bytes."""
+    problem = listing_problem(case, kernel, bindings, outputs, wave)
+    where = Path(case.path).resolve()
+    name = where.relative_to(HERE).as_posix() if where.is_relative_to(HERE) else None  # a case written by a test
+    known = NOT_ON_THE_LISTING.get(name) or LISTING_BUGS.get(name)
+    if known:
+        if problem is None:
+            pytest.fail(f"{case.path}: the listing runs and agrees now: remove its entry in listing_check.py "
+                        f"({known})", pytrace=False)
+        return
+    if problem:
+        pytest.fail(f"{case.path}: {problem}", pytrace=False)
 
 
 def _read(path: Path):

@@ -32,13 +32,13 @@ void main(uint3 t : SV_GroupThreadID)
 
 
 def test_groupshared_addresses():
-    """Tight layout, 4-byte aligned variables; y * 64 + x * 4 (+ 2 for .y of a half2); atomics return the old value."""
+    """Tight layout, 4-byte aligned variables, the largest first; y * 64 + x * 4 (+ 2 for .y of a half2); atomics return the old value."""
     assert ir(GROUPSHARED) == dedent("""
         struct @Pair { key: uint, value: float2 }
         resource @result RWStructuredBuffer<float> u0 space0
-        groupshared @flags uint offset 0 size 4
-        groupshared @tile half2[8][16] offset 4 size 512
-        groupshared @pairs Pair[32] offset 516 size 384
+        groupshared @tile half2[8][16] offset 0 size 512
+        groupshared @pairs Pair[32] offset 512 size 384
+        groupshared @flags uint offset 896 size 4
         func @main numthreads(64, 1, 1) wave32 {
         ^entry:
           %0 = thread_input uint3 {which="group_thread_id"}
@@ -46,40 +46,39 @@ def test_groupshared_addresses():
           %2 = const uint {value=64}
           %3 = const uint {value=4}
           %4 = const uint {value=1}
-          %5 = const uint {value=198}
+          %5 = const uint {value=194}
           %6 = const uint {value=12}
-          %7 = const uint {value=524}
-          %8 = const uint {value=0}
+          %7 = const uint {value=520}
+          %8 = const uint {value=896}
           %9 = extract uint %0 {index=1}
           %10 = extract uint %0 {index=0}
           %11 = mul uint %9, %2
           %12 = mul uint %10, %3
           %13 = add uint %11, %12
-          %14 = add uint %13, %3
-          lds_store %14, %1 {var="tile"}
+          lds_store %13, %1 {var="tile"}
+          %14 = extract uint %0 {index=0}
           %15 = extract uint %0 {index=0}
-          %16 = extract uint %0 {index=0}
-          %17 = add uint %16, %4
-          %18 = mul uint %17, %3
-          %19 = add uint %18, %5
-          %20 = lds_load half %19 {var="tile"}
-          %21 = convert float %20
-          %22 = mul uint %15, %6
-          %23 = add uint %22, %7
-          lds_store %23, %21 {var="pairs"}
+          %16 = add uint %15, %4
+          %17 = mul uint %16, %3
+          %18 = add uint %17, %5
+          %19 = lds_load half %18 {var="tile"}
+          %20 = convert float %19
+          %21 = mul uint %14, %6
+          %22 = add uint %21, %7
+          lds_store %22, %20 {var="pairs"}
           barrier {scope="group", sync=true}
-          %24 = extract uint %0 {index=0}
-          %25 = shl uint %4, %24
-          %26 = lds_atomic uint %8, %25 {fn="or", var="flags"}
+          %23 = extract uint %0 {index=0}
+          %24 = shl uint %4, %23
+          %25 = lds_atomic uint %8, %24 {fn="or", var="flags"}
+          %26 = extract uint %0 {index=0}
           %27 = extract uint %0 {index=0}
-          %28 = extract uint %0 {index=0}
-          %29 = xor uint %28, %4
-          %30 = mul uint %29, %6
-          %31 = add uint %30, %7
-          %32 = lds_load float %31 {var="pairs"}
-          %33 = convert float %26
-          %34 = add float %32, %33
-          buffer_store %27, %34 {resource="result"}
+          %28 = xor uint %27, %4
+          %29 = mul uint %28, %6
+          %30 = add uint %29, %7
+          %31 = lds_load float %30 {var="pairs"}
+          %32 = convert float %25
+          %33 = add float %31, %32
+          buffer_store %26, %33 {resource="result"}
           ret
         }
     """).strip()

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import shc
+from shc.compiler import cache_files
 from shc.runtime import jit
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -316,8 +317,8 @@ def test_an_unwritable_cache_only_costs_speed(cache, monkeypatch):
     assert not compile_it(cache).from_cache
 
 
-def test_rerun_in_a_new_process_hits(cache, monkeypatch):
-    monkeypatch.delitem(jit._STATE, "fingerprint", raising=False)  # the sources as they are now
+def test_rerun_in_a_new_process_hits(cache):
+    cache_files.code_fingerprint.cache_clear()  # the sources as they are now
     out = np.zeros(64, np.uint32)
     compile_it(cache).dispatch((1, 1, 1), dst=out)
     run, report = dispatch_in_new_process(cache)

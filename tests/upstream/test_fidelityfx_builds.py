@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import shc
+from shc.compiler.backend.rdna2.operand_classes import operand_class_problems
 
 UPSTREAM = Path(__file__).resolve().parents[2].parent / "shared" / "upstream" / "fidelityfx"
 SHC = [str(Path(sys.executable).with_name("shc"))]
@@ -42,16 +42,33 @@ HLSL_2018 = {"easu_fp32", "easu_fp16", "rcas_fp32", "rcas_fp16"}
 pytestmark = pytest.mark.skipif(not UPSTREAM.is_dir(), reason="the upstream FidelityFX shaders are not beside the project")
 
 
+def rdna2_listing(name: str, wave: int, cache) -> str:
+    """``shc compile --target rdna2`` of a variant, as a user types it."""
+    path, entry, defines = VARIANTS[name]
+    version = 2018 if name in HLSL_2018 else 2021
+    flags = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
+    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "-HV", str(version),
+                                    "--target", "rdna2", "--wave-size", str(wave)],
+                             capture_output=True, text=True, timeout=300, check=False,
+                             env={"SHC_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"})
+    assert listing.returncode == 0, listing.stderr[-1500:]
+    assert "s_endpgm" in listing.stdout
+    assert operand_class_problems(listing.stdout) == []
+    return listing.stdout
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_builds_a_host_kernel_and_an_rdna2_listing(name, tmp_path):
     path, entry, defines = VARIANTS[name]
     version = 2018 if name in HLSL_2018 else 2021
     kernel = shc.compile_file(UPSTREAM / path, entry=entry, defines=defines, hlsl_version=version)
     assert kernel.numthreads[0] * kernel.numthreads[1] * kernel.numthreads[2] >= 64
-    flags = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "-HV", str(version),
-                                    "--target", "rdna2"],
-                             capture_output=True, text=True, timeout=300,
-                             env={"SHC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
-    assert listing.returncode == 0, listing.stderr[-1500:]
-    assert "s_endpgm" in listing.stdout
+    rdna2_listing(name, 32, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["fsr2_accumulate_fp32", "fsr2_accumulate_fp16", "fsr2_depth_clip_fp32"])
+def test_fsr2_wave64_listings_keep_descriptors_in_sgprs(name, tmp_path):
+    """Issue #16: short of SGPRs at wave64, these once printed ``s_load_dwordx8 v[107:114]`` and
+    ``scratch_store_dwordx8``; a descriptor is now loaded again where it is needed."""
+    text = rdna2_listing(name, 64, tmp_path)
+    assert "scratch_store_dwordx8" not in text and "scratch_load_dwordx8" not in text

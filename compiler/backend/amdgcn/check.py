@@ -10,7 +10,10 @@ The LLVM that llvmlite ships is built with assertions: invalid IR or an intrinsi
 argument it does not like aborts the whole process. So the compile runs in a child
 Python (``python -m shc.compiler.backend.amdgcn.check --wave 32``, LLVM IR on stdin,
 the assembly on stdout), and an abort, a timeout, a verifier error or figures that
-cannot be read all come back as an ``LlvmFailure``. Nothing is cached here.
+cannot be read all come back as an ``LlvmFailure``. A successful compile's assembly is
+kept on disk (``check_cache.py``), keyed by the IR text, the wave size, the O2 flag,
+llvmlite's version and this file's source: the same IR again reads it back
+(``LlvmFigures.cached``) instead of starting a child.
 
 The child runs gfx1030 code generation at ``-O2`` (LLVM's codegen IR passes, the
 machine scheduler, register allocation) with the wave size as a target feature;
@@ -40,6 +43,9 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .check_cache import assembly_key, load_assembly, store_assembly
 
 DEFAULT_TIMEOUT = 120.0
 _STDERR_TAIL = 2000
@@ -57,10 +63,11 @@ class LlvmFigures:
     sgpr_spills: int
     isa: str
     llvm_ir: str
-    seconds: float  # the child's wall time, start to exit
+    seconds: float  # the child's wall time, start to exit (a cache hit: the time to read it back)
     optimized: bool = False  # LLVM's O2 module pipeline ran before codegen
     # The fewest VGPRs LLVM fits the kernel in without spilling (``tight=True``), else None
     tight_vgprs: int | None = None
+    cached: bool = False  # the assembly came from the disk cache (check_cache.py), no child ran
 
     ok = True
 
@@ -143,9 +150,21 @@ def tight_vgprs(figures: LlvmFigures, timeout: float = DEFAULT_TIMEOUT, optimize
 
 def compile_llvm_ir(text: str, wave_size: int, timeout: float = DEFAULT_TIMEOUT,
                     optimize: bool = False) -> LlvmFigures | LlvmFailure:
-    """Compile LLVM IR ``text`` for gfx1030 in a child process and read LLVM's figures."""
+    """Compile LLVM IR ``text`` for gfx1030 in a child process (or read the assembly a compile of
+    the same text stored, ``check_cache.py``) and read LLVM's figures."""
     if wave_size not in (32, 64):
         return LlvmFailure(f"RDNA2 waves have 32 or 64 lanes, not {wave_size}", text)
+    start = time.perf_counter()
+    key = assembly_key(text, wave_size, optimize, Path(__file__))
+    stored = load_assembly(key)
+    if stored is not None:
+        try:
+            figures = parse_figures(stored)
+        except ValueError:
+            pass  # not an assembly shc stored: compile again below
+        else:
+            return LlvmFigures(wave_size=wave_size, isa=stored, llvm_ir=text, seconds=time.perf_counter() - start,
+                               optimized=optimize, cached=True, **figures)
     command = [sys.executable, "-m", __name__, "--wave", str(wave_size)]
     if optimize:
         command.append("--opt")
@@ -164,6 +183,7 @@ def compile_llvm_ir(text: str, wave_size: int, timeout: float = DEFAULT_TIMEOUT,
         figures = parse_figures(child.stdout)
     except ValueError as failure:
         return LlvmFailure(f"cannot read LLVM's figures: {failure}", text, stderr)
+    store_assembly(key, child.stdout)
     return LlvmFigures(wave_size=wave_size, isa=child.stdout, llvm_ir=text, seconds=seconds, optimized=optimize,
                        **figures)
 

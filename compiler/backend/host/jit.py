@@ -9,16 +9,25 @@ off: the kernel is vector code already (one ``<W x T>`` per value), and the
 vectorisers only cost compile time on it. ``compiled.seconds`` is the wall time
 of parse + optimise + code generation (SPD: about 0.6 s of CPU for wave32 and 1 s
 for wave64 on the reference machine).
+
+``SHC_OPT`` (like numba's ``NUMBA_OPT``) picks the level for every kernel a process
+compiles: 2, the default, is the above; 1 is LLVM's O1 pipeline and code generator;
+0 is the short pipeline below with the fast code generator, about half the compile
+time of a small kernel for code several times slower (a test suite, quick edits).
+Every level computes the same results bit for bit: none allows reassociation or
+contraction.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .module import HostKernel
+if TYPE_CHECKING:  # a kernel-cache hit reads opt_level() without loading the code generator
+    from .module import HostKernel
 
 WAVE_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
 _INITIALISED = False
@@ -51,6 +60,20 @@ class CompiledKernel:
     machine_code: str = field(default="", repr=False)
 
 
+OPT_LEVELS = (0, 1, 2)
+OPT_VARIABLE = "SHC_OPT"
+
+
+def opt_level() -> int:
+    """The optimisation level ``SHC_OPT`` asks for (2 when unset); anything else is a ValueError."""
+    text = os.environ.get(OPT_VARIABLE, "").strip()
+    if not text:
+        return 2
+    if text not in {str(level) for level in OPT_LEVELS}:
+        raise ValueError(f"{OPT_VARIABLE} must be one of {', '.join(map(str, OPT_LEVELS))}, not {text!r}")
+    return int(text)
+
+
 # LLVM's SimplifyCFG simplifies to a fixed point and gives up after 1,000 rounds with an
 # assertion, which in llvmlite's LLVM aborts the whole process; a construct nested in
 # another can cost it two rounds (an else-if chain of ~500 links was enough). And O2 is
@@ -63,6 +86,13 @@ MAX_O2_BLOCKS = 1500
 def short_pipeline(kernel: HostKernel) -> bool:
     """Whether ``kernel`` is too deep or too large for O2 (see above)."""
     return kernel.nesting > MAX_O2_NESTING or kernel.blocks > MAX_O2_BLOCKS
+
+
+def code_plan(kernel: HostKernel) -> tuple[int, bool]:
+    """``(level, short)`` for ``kernel``: the ``SHC_OPT`` level, and whether it gets the short
+    pipeline and the fast code generator (level 0, or a kernel past the limits above)."""
+    level = opt_level()
+    return level, level == 0 or short_pipeline(kernel)
 
 
 def optimize(module, machine, speed_level: int = 2, short: bool = False) -> None:
@@ -84,17 +114,18 @@ def optimize(module, machine, speed_level: int = 2, short: bool = False) -> None
     passes.run(module, builder)
 
 
-def jit(kernel: HostKernel, speed_level: int = 2, keep_assembly: bool = False) -> CompiledKernel:
-    """Parse, verify, optimise and compile ``kernel.llvm_ir``; returns the callable ``shc_wave``."""
+def jit(kernel: HostKernel, keep_assembly: bool = False) -> CompiledKernel:
+    """Parse, verify, optimise (``code_plan``) and compile ``kernel.llvm_ir``; returns the
+    callable ``shc_wave``."""
     llvm = _llvm()
     start = time.perf_counter()
-    machine = target_machine()
+    level, short = code_plan(kernel)
+    machine = target_machine(0 if short else level)
     module = llvm.parse_assembly(kernel.llvm_ir)
     module.triple = llvm.get_process_triple()
     module.data_layout = str(machine.target_data)
     module.verify()
-    if speed_level:
-        optimize(module, machine, speed_level, short_pipeline(kernel))
+    optimize(module, machine, max(level, 1), short)
     assembly = machine.emit_assembly(module) if keep_assembly else ""
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()

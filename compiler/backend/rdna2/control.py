@@ -19,6 +19,7 @@ SI control-flow lowering does (wave64: ``exec``/``_b64``; wave32: ``exec_lo``/``
               .else:    s_andn2_saveexec S, S ; s_cbranch_execz .merge
                         B
               .merge:   s_or exec, exec, S
+    if (c) A            as above without s_xor (S = exec before) unless a lane can leave A
     loop                E = 0 before the loop; an exit adds the leaving lanes to E and
                         removes them from exec; ``continue`` parks lanes in C until the
                         continue block; the latch branches back with s_cbranch_execnz;
@@ -108,9 +109,10 @@ class ControlFlow:
                 self.coalesced.update(region.merge.phis)
             if region.kind == "if" and region.divergent and self.else_block(region) is not None:
                 then = region.header.terminator.targets[0]
-                if len(then.insts) == 1 and then.insts[0].op is Op.BR and then.insts[0].targets[0] is region.merge:
-                    region.inverted = True  # nothing to do for the true side: run only the false one
-                    self.skipped.add(then)
+                empty = len(then.insts) == 1 and then.insts[0].op is Op.BR and then.insts[0].targets[0] is region.merge
+                if then is region.merge or empty:  # nothing to do for the true side: run only the false one
+                    region.inverted = True
+                    self.skipped.update([then] if empty else [])
         # What each block's prologue does, innermost region first.
         self.merges_at: dict[Block, list[Region]] = {}
         self.prologue_roles: dict[Block, list[tuple[str, Region]]] = {}
@@ -412,16 +414,18 @@ class ControlFlow:
         for target in (when_true, when_false):
             self.phi_copies(block, target)
         mask = self.mask(condition)
-        if region.inverted:  # the true side only branches to the merge: its phi copies happen here
-            self.phi_copies(when_true, region.merge)
-            when_true = region.merge
-        if when_true is region.merge:  # an empty then-side: run the else side on the inverted mask
+        if region.inverted:  # an empty then-side: run the else side on the inverted mask
+            if when_true is not region.merge:  # an empty true block: its phi copies happen here
+                self.phi_copies(when_true, region.merge)
             inverted = self.mask_reg()
             self.emit(f"s_not_{self.b}", [inverted], [mask])
-            mask, when_true, when_false = inverted, when_false, when_true
+            mask, when_true, when_false = inverted, when_false, region.merge
         region.mask = self.mask_reg(f"^{region.header.name} exec")
         self.salu(f"s_and_saveexec_{self.b}", [region.mask], [mask])
-        self.emit(f"s_xor_{self.b}", [region.mask], [self.exec, region.mask])
+        inside = region.members | {region.merge}  # no break/continue/return out: S restores exec
+        if when_false is not region.merge or not all(b.successors and set(b.successors) <= inside
+                                                     for b in region.members):
+            self.emit(f"s_xor_{self.b}", [region.mask], [self.exec, region.mask])
         self.branch("s_cbranch_execz", self.label(when_false))
 
     def masked_branch(self, block: Block, condition: Inst, when_true: Block, when_false: Block, kinds) -> None:

@@ -35,6 +35,7 @@ from ...ir.ops import Op
 from ...ir.printer import Printer
 from ...passes.liveness import _register_banks as register_banks
 from ...passes.uniformity import LANE, Uniformity
+from .cleanup import CleanUp
 from .control import ControlFlow
 from .isel_alu import AluSelection
 from .isel_memory import MemorySelection
@@ -56,6 +57,7 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
 
     def __init__(self, module: Module):
         self.module = module
+        self.clean_up = CleanUp()  # cleanup.py, after selection
         self.function = module.function
         info = module.analyses.get("uniformity")
         if info is None or any(inst not in info.levels for inst in self.function.instructions()
@@ -119,6 +121,7 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
             self.want_wwm = False
             self.leave_wwm()
         self.finish()
+        self.clean_up.run(self.mf)
         return self.mf
 
     def reachable_layout(self) -> list[Block]:
@@ -176,7 +179,20 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
 
     # ---------------------------------------------------------------- emission
     def emit(self, mnemonic: str, defs=(), uses=(), modifiers: str = "", comment: str = "") -> MInst:
-        return self.append(MInst(mnemonic, list(defs), list(uses), modifiers, self.coord, comment))
+        uses = self.vector_fields_in_vgprs(mnemonic, list(defs), list(uses))
+        return self.append(MInst(mnemonic, list(defs), uses, modifiers, self.coord, comment))
+
+    def vector_fields_in_vgprs(self, mnemonic: str, defs: list, uses: list) -> list:
+        """Vector memory and images take address and data from VGPRs (the two fields before the
+        resource), LDS every field: an SGPR or a constant there is copied with ``v_mov_b32`` first."""
+        if mnemonic.startswith("ds_"):
+            vector = len(uses)
+        elif mnemonic.startswith(("buffer_", "image_", "scratch_", "global_")):
+            vector = max(0, 2 - len(defs))
+        else:
+            return uses
+        return [self.to_vgpr(use) if k < vector and (isinstance(use, Imm) or self.is_sgpr(use))
+                and not isinstance(use, Special) else use for k, use in enumerate(uses)]
 
     def append(self, inst: MInst) -> MInst:
         if self.fresh_block:

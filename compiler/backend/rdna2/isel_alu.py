@@ -41,6 +41,11 @@ def power_of_two(operand) -> int | None:
     return None
 
 
+# VALU instructions whose last source is a lane mask (or carry-in) in VCC or SGPRs: other sources
+# make way for it on the constant bus
+_MASK_LAST = ("v_cndmask_b32", "v_add_co_ci_", "v_sub_co_ci_", "v_subrev_co_ci_")
+
+
 class AluSelection(MathSelection, ShapeSelection, DoubleSelection, Int64Selection):
     """Mixin for ``Selector``: the ALU handlers named in ``Selector.HANDLERS``."""
 
@@ -51,7 +56,13 @@ class AluSelection(MathSelection, ShapeSelection, DoubleSelection, Int64Selectio
         literals: list = []
         legal = []
         dpp = "_dpp" in mnemonic or "dpp8" in modifiers
+        mask = len(sources) - 1 if mnemonic.startswith(_MASK_LAST) else None  # the mask stays scalar
+        if mask is not None and self.is_sgpr(sources[mask]):
+            seen_scalars.append(_register_key(sources[mask]))
         for index, source in enumerate(sources):
+            if index == mask:  # counted above
+                legal.append(source)
+                continue
             if isinstance(source, Imm) and not is_inline(source):
                 if dpp or (literals and literals[0] != source) or len(seen_scalars) + (0 if literals else 1) > limit:
                     source = self.to_vgpr(source)
@@ -267,6 +278,10 @@ class AluSelection(MathSelection, ShapeSelection, DoubleSelection, Int64Selectio
             elif out.bank == "s":
                 if inst.op is Op.NEG:
                     self.salu("s_sub_i32", [target], [Imm(0), source])
+                elif inst.op is Op.ABS and scalar.bits == 16:  # sign-extended first: the upper bits are undefined
+                    wide = self.vreg("s")
+                    self.salu("s_sext_i32_i16", [wide], [source])
+                    self.salu("s_abs_i32", [target], [wide])
                 elif inst.op is Op.ABS:
                     self.salu("s_abs_i32", [target], [source])
                 else:
@@ -274,10 +289,12 @@ class AluSelection(MathSelection, ShapeSelection, DoubleSelection, Int64Selectio
             else:
                 if inst.op is Op.NEG:
                     self.valu("v_pk_sub_i16" if packed else "v_sub_nc_u32", [target], [Imm(0), source])
-                elif inst.op is Op.ABS:
+                elif inst.op is Op.ABS:  # 16 bits: the 16-bit forms (a value's upper bits are undefined)
+                    sub, maximum = ("v_pk_sub_i16", "v_pk_max_i16") if packed else \
+                        ("v_sub_nc_u16", "v_max_i16") if scalar.bits == 16 else ("v_sub_nc_u32", "v_max_i32")
                     negated = self.vreg("v")
-                    self.valu("v_pk_sub_i16" if packed else "v_sub_nc_u32", [negated], [Imm(0), source])
-                    self.valu("v_pk_max_i16" if packed else "v_max_i32", [target], [source, negated])
+                    self.valu(sub, [negated], [Imm(0), source])
+                    self.valu(maximum, [target], [source, negated])
                 else:
                     self.valu("v_not_b32", [target], [source])
 

@@ -136,12 +136,24 @@ class MathSelection:
 
     def math_sign(self, target, args, tc):
         if tc in ("i32", "i16", "u32", "u16"):
-            if self.is_sgpr(target):
+            value, scalar = args[0], self.is_sgpr(target)
+            if tc.endswith("16"):  # a 16-bit value's upper bits are undefined: extend it first
+                value = self.vreg("s" if scalar else "v")
+                if scalar:
+                    self.salu("s_sext_i32_i16" if tc == "i16" else "s_and_b32", [value],
+                              [args[0]] if tc == "i16" else [args[0], Imm(0xFFFF)])
+                else:
+                    self.valu("v_bfe_i32" if tc == "i16" else "v_bfe_u32", [value], [args[0], Imm(0), Imm(16)])
+            if tc.startswith("u") and scalar:  # 0 or 1
+                self.salu("s_min_u32", [target], [value, Imm(1)])
+            elif tc.startswith("u"):
+                self.valu("v_min_u32", [target], [value, Imm(1)])
+            elif scalar:
                 bounded = self.vreg("s")
-                self.salu("s_max_i32", [bounded], [args[0], Imm(-1)])
+                self.salu("s_max_i32", [bounded], [value, Imm(-1)])
                 self.salu("s_min_i32", [target], [bounded, Imm(1)])
             else:
-                self.valu("v_med3_i32", [target], [args[0], Imm(-1), Imm(1)])
+                self.valu("v_med3_i32", [target], [value, Imm(-1), Imm(1)])
             return
         positive, negative = self.mask_reg(), self.mask_reg()
         step = self.vreg("v")
@@ -165,12 +177,17 @@ class MathSelection:
         self.valu(f"v_ldexp_{tc}", [target], [args[0], exponent])
 
     def math_fmod(self, target, args, tc):
-        inverse, quotient, whole, product = (self.vreg("v") for _ in range(4))
+        inverse, quotient, whole, product, difference = (self.vreg("v") for _ in range(5))
         self.valu(f"v_rcp_{tc}", [inverse], [args[1]])
         self.valu(f"v_mul_{tc}", [quotient], [args[0], inverse])
         self.valu(f"v_trunc_{tc}", [whole], [quotient])
         self.valu(f"v_mul_{tc}", [product], [whole, args[1]])
-        self.valu(f"v_sub_{tc}", [target], [args[0], product])
+        self.valu(f"v_sub_{tc}", [difference], [args[0], product])
+        # a zero result takes the sign of x (D3D): -0 - -0 is +0, and a negative denormal x reads as -0
+        sign, zero = self.vreg("v"), self.mask_reg()
+        self.valu("v_and_b32", [sign], [Imm(0x8000 if tc == "f16" else 0x80000000), args[0]])
+        self.valu(f"v_cmp_eq_{tc}", [zero], [Imm(0.0), difference])
+        self.valu("v_cndmask_b32", [target], [difference, sign, zero])
 
     def math_smoothstep(self, target, args, tc):
         low, high, x = args

@@ -271,7 +271,8 @@ class MemorySelection(ImageSelection):
         scalar = element(inst.type)
         base, offset = self.address(inst.operands[0])
         base = self.to_vgpr(base)
-        data = [self.to_vgpr(self.component(operand, 0)) for operand in inst.operands[1:]]
+        width = 2 if scalar.bits == 64 else 1  # the 64-bit forms (``_u64``, ``_i64``, ``_b64``) take dword pairs
+        data = [self.to_vgpr(self.component(operand, 0), width) for operand in inst.operands[1:]]
         returns = bool(self.users.get(inst))
         if fn in ("min", "max"):
             stem = f"ds_{fn}"
@@ -283,14 +284,13 @@ class MemorySelection(ImageSelection):
             suffix = "b32" if fn in ("exchange", "cmpxchg", "and", "or", "xor") else "u32"
         if fn == "exchange":
             returns = True
-        mods = _offset(offset)
+        mods, suffix = _offset(offset), suffix.replace("32", str(scalar.bits))
+        result = self.vreg("v", width, self.name(inst))
         if returns:
-            result = self.vreg("v", 1, self.name(inst))
             self.emit(f"{stem}_rtn_{suffix}", [result], [base, *data], mods)
-            self.define(inst, [result], "v")
         else:
             self.emit(f"{stem}_{suffix}", [], [base, *data], mods)
-            self.define(inst, [self.vreg("v")], "v")
+        self.define(inst, [result], "v")
 
     # ------------------------------------------------------------ scratch
     def select_scratch_load(self, inst: Inst) -> None:

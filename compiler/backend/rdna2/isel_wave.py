@@ -288,11 +288,12 @@ class WaveSelection:
         self.salu(f"s_bcnt1_i32_b{64 if wide else 32}", [out.parts[0]], [part])
 
     def select_lds_exchange(self, inst: Inst) -> None:
-        """Each lane's value to its slot after the kernel's LDS, the partner's slot back."""
+        """Each lane's value to its slot after the kernel's LDS, the partner's slot back. Each word
+        of the value has its own slots (a group's worth apart): all are written, then all read
+        back, so no word waits for the one before it and the accesses pair (``lds_pairs.py``)."""
         source, _, partner = inst.operands
         base = (self.module.lds_bytes + 3) // 4 * 4
         threads = self.function.numthreads[0] * self.function.numthreads[1] * self.function.numthreads[2]
-        self.extra_lds = max(self.extra_lds, 4 * threads)
         own = self.vreg("v")
         self.valu("v_lshlrev_b32", [own], [Imm(2), self.flat_thread_index()])
         wave_base, lane, address = self.vreg("v"), self.vreg("v"), self.vreg("v")
@@ -301,10 +302,13 @@ class WaveSelection:
         self.valu("v_lshlrev_b32", [address], [Imm(2), lane])
         out = self.result(inst)
         sources = self.packed_parts(source) if out.packed else self.val(source).parts
-        for target, part in zip(out.parts, sources):
-            for word, piece in self.words(target, part):
-                self.emit("ds_write_b32", [], [own, self.to_vgpr(piece)], f"offset:{base}" if base else "")
-                self.emit("ds_read_b32", [word], [address], f"offset:{base}" if base else "")
+        words = [pair for target, part in zip(out.parts, sources) for pair in self.words(target, part)]
+        self.extra_lds = max(self.extra_lds, 4 * threads * len(words))
+        slots = [base + 4 * threads * k for k in range(len(words))]
+        for (_, piece), slot in zip(words, slots):
+            self.emit("ds_write_b32", [], [own, self.to_vgpr(piece)], f"offset:{slot}" if slot else "")
+        for (word, _), slot in zip(words, slots):
+            self.emit("ds_read_b32", [word], [address], f"offset:{slot}" if slot else "")
 
 
 def _element_bits(inst: Inst) -> int:

@@ -5,7 +5,9 @@
 RGA-style header (entry, wave size, ``[numthreads]``, VGPRs used and allocated, SGPRs,
 LDS, scratch, occupancy and its limiter, bindings and their descriptor SGPRs) and the
 same figures as numbers. With ``source=True`` each HLSL line appears as a comment
-(``; file:line: text``) before the first instruction that came from it.
+(``; file:line: text``) before the first instruction that came from it. The text is
+checked structurally before it is returned (``operand_classes.py``: every register in a
+field of its class).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ...machine import rdna2 as device
 from ...machine.isa_classes import CLASSES, count_mnemonics
 from .isel import Selector
 from .machine import MFunction, MInst
+from .operand_classes import check_operand_classes
 from .regalloc import Allocation, allocate
 from .waitcnt import insert_waitcnts
 
@@ -56,9 +59,7 @@ def count_instructions(function: MFunction) -> dict[str, int]:
 
 def render_listing(module: Module, source: bool = False, sources: SourceCache | None = None) -> Listing:
     """The kernel's RDNA2 listing; ``sources`` (a ``Diagnostics().sources``) supplies the HLSL lines."""
-    selector = Selector(module)
-    function = selector.run()
-    allocation = allocate(function, scratch_base=module.scratch_bytes)
+    selector, function, allocation = select_and_allocate(module)
     insert_waitcnts(function)
     wave = function.wave_size
     x, y, z = module.function.numthreads
@@ -73,7 +74,33 @@ def render_listing(module: Module, source: bool = False, sources: SourceCache | 
     header = header_lines(module, selector, listing, allocation)
     body = body_lines(function, source, sources)
     listing.text = "\n".join(header + body) + "\n"
+    check_operand_classes(listing.text)  # an SGPR field holding a VGPR is a back-end bug, never printed
     return listing
+
+
+def select_and_allocate(module: Module) -> tuple[Selector, MFunction, Allocation]:
+    """Selection and register allocation. Two of selection's clean-ups can cost registers: a pair
+    of LDS reads needs two adjacent VGPRs where single reads could reuse their address's, and a
+    value computed once lives longer than its two copies did. Where they cost a VGPR granule, the
+    kernel is selected again without the pairs, then without both (LLVM's scheduler, likewise,
+    reverts a schedule that lowers occupancy)."""
+    def attempt(pairs: bool, cse: bool):
+        selector = Selector(module)
+        selector.clean_up.pair_lds, selector.clean_up.machine_cse = pairs, cse
+        function = selector.run()
+        allocation = allocate(function, scratch_base=module.scratch_bytes)
+        return selector, function, allocation, device.vgprs_allocated(max(allocation.vgprs_used, 1), function.wave_size)
+
+    best = full = attempt(True, True)
+    done = full[0].clean_up
+    if done.paired_lds or done.merged_repeats:
+        plain = attempt(False, False)
+        if plain[3] < full[3]:
+            best = plain
+            if done.paired_lds and done.merged_repeats:
+                without_pairs = attempt(False, True)
+                best = without_pairs if without_pairs[3] <= plain[3] else plain
+    return best[:3]
 
 
 def header_lines(module: Module, selector: Selector, listing: Listing, allocation: Allocation) -> list[str]:
@@ -86,13 +113,17 @@ def header_lines(module: Module, selector: Selector, listing: Listing, allocatio
     limits = ", ".join(f"{name} {value}" for name, value in listing.by_limit.items())
     lds_note = f" (+{selector.extra_lds} for lane exchanges)" if selector.extra_lds else ""
     spills = f", {len(allocation.spilled)} values spilled" if allocation.spilled else ""
+    if allocation.spill_lanes:
+        spills += f" ({allocation.spill_lanes} VGPR{'s' if allocation.spill_lanes != 1 else ''} holding SGPRs in lanes)"
+    reloads = len(allocation.rematerialised)
+    reloaded = f", {reloads} descriptor{'s' if reloads != 1 else ''} loaded again at each use" if reloads else ""
     lines = [
         f"; shc RDNA2 listing ({device.RDNA2.gfx}, wave{wave})",
         f"; entry         {function.name}{where}",
         f"; wave size     {wave}",
         f"; numthreads    [{x}, {y}, {z}]  ({waves} wave{'s' if waves != 1 else ''} per group)",
         f"; VGPRs         {listing.vgprs} used, {listing.vgprs_allocated} allocated (granule {granule}){spills}",
-        f"; SGPRs         {listing.sgprs} (with VCC)",
+        f"; SGPRs         {listing.sgprs} (with VCC){reloaded}",
         f"; LDS           {listing.lds_bytes} bytes{lds_note}",
         f"; scratch       {listing.scratch_bytes} bytes per lane",
         "; float mode    MODE.FP_DENORM: fp32 denormals flushed, fp16 and fp64 kept (D3D12)",
@@ -126,6 +157,8 @@ def descriptor_text(selector: Selector, binding) -> str:
     if not regs:
         return "unused"
     slot = selector.slots[binding.name]
+    if all(reg.phys is None for _, reg in regs):  # rematerialised: each use loads it again
+        return f"loaded again at each use (table +0x{slot:x})"
     shown = ", ".join(reg.format() + (f" [{index}]" if binding.count != 1 else "") for index, reg in sorted(
         regs, key=lambda item: item[0]))
     return f"{shown}  (table +0x{slot:x})"

@@ -11,6 +11,9 @@ the register of an operand that dies in the same instruction (``v_add_f32 v1, v1
 as it can on the hardware; multi-register VALU results (64-bit ops) do not, since a
 partial overlap there is not allowed. Tuples also get per-component ranges, so a
 component that is no longer needed can be given back before the rest of its tuple.
+A block redefines a tuple when it writes every component before reading it, whether in
+one instruction or part by part (``v_readlane_b32 s4, ...`` then ``v_readlane_b32 s5, ...``);
+a read of a component not yet written there makes the tuple live into the block.
 """
 
 from __future__ import annotations
@@ -43,12 +46,16 @@ def block_liveness(function: MFunction) -> dict[MBlock, set[VReg]]:
     kill: dict[MBlock, set[VReg]] = {}
     for block in function.blocks:
         used, defined = set(), set()
+        written: dict[VReg, set[int]] = {}  # the components of each tuple written so far in the block
         for inst in block.insts:
-            for reg in inst.registers("uses"):
-                if reg not in defined:
+            for reg, components in operand_components(inst.uses):
+                if reg not in defined and not written.get(reg, set()).issuperset(components):
                     used.add(reg)
-            for reg, operand in zip(inst.registers("defs"), inst.defs):
-                if isinstance(operand, VReg):  # a partial write keeps the rest of the tuple live
+            for reg, components in operand_components(inst.defs):
+                # a tuple is redefined once every component is, in one write or part by part
+                parts = written.setdefault(reg, set())
+                parts.update(components)
+                if len(parts) == reg.size:
                     defined.add(reg)
         gen[block], kill[block] = used, defined
     live_in = {block: set() for block in function.blocks}

@@ -106,7 +106,7 @@ _KEEP_DESTINATION = ("v_permlanex16_b32", "v_permlane16_b32", "v_writelane_b32",
                      "v_dot2c_")
 
 
-def _keeps_old_lanes(inst: MInst) -> bool:
+def keeps_old_lanes(inst: MInst) -> bool:
     """Whether ``inst`` reads its destination: accumulating forms (``v_fmac_f32``), one-lane writes
     (``v_writelane_b32``), permutes and DPP moves that keep the old value where a source lane is
     out of reach or masked off (``v_permlanex16_b32``, DPP without ``bound_ctrl:1`` or full masks),
@@ -149,7 +149,7 @@ class _Program:
             self.insts += [inst for inst in block.insts if not inst.is_marker]
             self.block_range[number] = (start, len(self.insts))
         self.block_index = [number for number, (start, end) in self.block_range.items() for _ in range(start, end)]
-        self.uses = [_bits(inst.uses) | (_bits(inst.defs) if _keeps_old_lanes(inst) else 0) for inst in self.insts]
+        self.uses = [_bits(inst.uses) | (_bits(inst.defs) if keeps_old_lanes(inst) else 0) for inst in self.insts]
         self.defs = [_bits(inst.defs) for inst in self.insts]
         index = {id(block): number for number, block in enumerate(function.blocks)}
         self.succ = {index[id(block)]: [index[id(s)] for s in targets]

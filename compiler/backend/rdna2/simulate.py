@@ -24,6 +24,7 @@ from . import simulate_atomics as atomics
 from . import simulate_buffers as buffers
 from . import simulate_denormals as denormals
 from . import simulate_gather as gathers
+from . import simulate_lds_pairs as lds_pairs
 from . import simulate_wide as wide_alu
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
 
@@ -65,7 +66,8 @@ _SALU = {"add_u32": lambda a, b: a + b, "add_i32": lambda a, b: a + b, "sub_u32"
          "lshl_b32": lambda a, b: a << (b & 31), "lshr_b32": lambda a, b: a >> (b & 31),
          "min_u32": min, "max_u32": max, "xnor_b32": lambda a, b: ~(a ^ b)}
 _CONDITIONS = {"eq": np.equal, "ne": np.not_equal, "neq": lambda a, b: ~np.equal(a, b), "lg": np.not_equal,
-               "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+               "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
+               "u": lambda a, b: np.isnan(a) | np.isnan(b), "o": lambda a, b: ~(np.isnan(a) | np.isnan(b))}
 
 
 class Machine:
@@ -286,7 +288,9 @@ class Machine:
             values = [binding, element, 1 << 30] + [0] * (count - 3)
         else:
             binding = self.bindings[int(self.s[self.regs(inst.uses[0])[1]])]
-            data = np.frombuffer(bytes(self.cbuffers.get(binding.name, b"")) + bytes(4 * (count + 64)), np.uint32)
+            source = self.buffers[binding.name].tobytes() if binding.name in self.buffers else \
+                self.cbuffers.get(binding.name, b"")  # a read-only buffer at a uniform offset, or constants
+            data = np.frombuffer(bytes(source) + bytes(4 * (count + 64)), np.uint32)
             start = self.offset(inst.uses[1]) // 4
             values = [int(word) for word in data[start:start + count]]
         for index in range(count):
@@ -448,7 +452,7 @@ class Machine:
                 for k in range(bits // 32):
                     self.v[self.regs(inst.defs[0])[1] + k][lane] = words[index + k]
             elif atomics.DS_ATOMIC.match(name):
-                self.lds_atomic(atomics.DS_ATOMIC.match(name), words, index, inst, lane)
+                atomics.lds_lane_atomic(self, atomics.DS_ATOMIC.match(name), words, index, inst, lane)
             elif name == "ds_bpermute_b32":
                 pass
             else:
@@ -458,12 +462,6 @@ class Machine:
             lanes = (self.vector(inst.uses[0]) // 4) % 32 + (np.arange(self.wave) // 32) * 32
             valid = self.exec[lanes]
             self.write_v(inst.defs[0], np.where(valid, source[lanes], 0))
-
-    def lds_atomic(self, match, words: np.ndarray, index: int, inst: MInst, lane: int) -> None:
-        old = int(words[index])
-        words[index] = atomics.lds_atomic(match, old, [int(self.v[self.regs(op)[1]][lane]) for op in inst.uses[1:]])
-        if inst.defs:
-            self.v[self.regs(inst.defs[0])[1]][lane] = old
 
     def scratch_access(self, inst: MInst) -> None:
         """``scratch_load/store_dword[xN]`` with a VGPR or SGPR address (or ``off``): each lane's own words."""
@@ -554,8 +552,10 @@ def _signed(value: int) -> int:
 _HANDLERS = [
     ("implicit_def", Machine.nothing), ("s_waitcnt", Machine.nothing), ("s_barrier", Machine.nothing),
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
-    ("s_", Machine.salu), ("v_", denormals.flushing(Machine.valu)), ("buffer_", buffers.access), ("ds_", Machine.lds_access),
-    ("image_gather4", gathers.gather4), ("image_", Machine.image), ("scratch_", Machine.scratch_access),
+    ("s_", Machine.salu), ("v_", denormals.flushing(Machine.valu)), ("buffer_", buffers.access),
+    ("ds_read2", lds_pairs.pair_access), ("ds_write2", lds_pairs.pair_access), ("ds_", Machine.lds_access),
+    ("image_gather4", gathers.gather4), ("image_sample", gathers.refuse_filtering),
+    ("image_", Machine.image), ("scratch_", Machine.scratch_access),
 ]
 
 

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-DS_ATOMIC = re.compile(r"ds_(add|and|or|xor|min|max|wrxchg|cmpst)(_rtn)?_(u32|i32|b32)$")
+DS_ATOMIC = re.compile(r"ds_(add|and|or|xor|min|max|wrxchg|cmpst)(_rtn)?_([uib])(32|64)$")
 
 
 def _signed(value: int, bits: int = 32) -> int:
@@ -37,13 +37,31 @@ def buffer_atomic(fn: str, old: int, value: int, compare: int | None = None, bit
 
 
 def lds_atomic(match: re.Match, old: int, data: list[int]) -> int:
-    """The new word of a ``DS_ATOMIC`` instruction; data is (value) or, for ds_cmpst, (compare, value)."""
-    fn, kind = match.group(1), match.group(3)
+    """The new value (``_u64``/``_i64``/``_b64``: a dword pair) of a ``DS_ATOMIC`` instruction; data is
+    (value) or, for ds_cmpst, (compare, value)."""
+    fn, kind, bits = match.group(1), match.group(3), int(match.group(4))
     if fn == "cmpst":
-        return buffer_atomic("cmpswap", old, data[1], data[0])
-    key = {"min": "smin" if kind == "i32" else "umin", "max": "smax" if kind == "i32" else "umax",
+        return buffer_atomic("cmpswap", old, data[1], data[0], bits=bits)
+    key = {"min": "smin" if kind == "i" else "umin", "max": "smax" if kind == "i" else "umax",
            "wrxchg": "swap"}.get(fn, fn)
-    return buffer_atomic(key, old, data[0])
+    return buffer_atomic(key, old, data[0], bits=bits)
+
+
+def lds_lane_atomic(machine, match: re.Match, words: np.ndarray, index: int, inst, lane: int) -> None:
+    """One lane's ``DS_ATOMIC`` on the LDS words from ``index`` (two for the 64-bit forms); the
+    ``_rtn`` forms hand the old value back to the lane."""
+    count = int(match.group(4)) // 32
+
+    def value(first: int, source) -> int:
+        return sum(int(source[first + k]) << (32 * k) for k in range(count))
+
+    old = value(index, words)
+    data = [value(machine.regs(op)[1], machine.v[:, lane]) for op in inst.uses[1:]]
+    new = lds_atomic(match, old, data)
+    for k in range(count):
+        words[index + k] = (new >> (32 * k)) & 0xFFFFFFFF
+        if inst.defs:
+            machine.v[machine.regs(inst.defs[0])[1] + k][lane] = (old >> (32 * k)) & 0xFFFFFFFF
 
 
 def image_atomic(machine, inst, texels: np.ndarray, address: list) -> None:

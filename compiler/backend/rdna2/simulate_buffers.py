@@ -53,15 +53,21 @@ def access(machine, inst) -> None:
     offset = int(re.search(r"offset:(\d+)", inst.modifiers).group(1)) if "offset:" in inst.modifiers else 0
     base = addresses(machine, inst, vaddr, binding, offset)
     first = machine.regs(inst.defs[0] if inst.defs else data)[1]
+    record = getattr(machine, "record_store", None)  # set by simulate_group: who wrote each byte
     for lane in np.flatnonzero(machine.exec):
         address = int(base[lane])
         if atomic:
+            size = 8 if name.endswith("_x2") else 4
             _atomic(machine, name[len("buffer_atomic_"):], memory, address, first, lane, bool(inst.defs))
         elif name.endswith("short"):
+            size = 2
             _move(machine, memory, address, 2, first, lane, store)
         else:
-            for k in range(_DWORDS[name.split("_")[-1]]):
+            size = 4 * _DWORDS[name.split("_")[-1]]
+            for k in range(size // 4):
                 _move(machine, memory, address + 4 * k, 4, first + k, lane, store)
+        if record is not None and (store or atomic):
+            record(inst, binding.name, address, size)
 
 
 def _move(machine, memory: np.ndarray, address: int, size: int, reg: int, lane: int, store: bool) -> None:

@@ -10,6 +10,7 @@ are found through their descriptors (the first SGPR holds the binding number, as
 descriptor the simulator loads); the sampler is an ``shc.Sampler`` or ``(filter, address)``.
 The texel footprint itself is the interpreter's model (``ir/interpret/gather.py``), so the
 simulator checks the listing's operands, not a second copy of the arithmetic.
+``image_sample_*`` (filtered sampling) is refused with a ``SimulationError``.
 """
 
 from __future__ import annotations
@@ -58,3 +59,10 @@ def gather4(machine, inst) -> None:
         words = np.asarray(values, np.float32 if comparing else level.dtype).view(np.uint32)
         for k in range(4):
             machine.v[first + k][lane] = words[k]
+
+
+def refuse_filtering(machine, inst) -> None:
+    """``image_sample_*``: the filter the hardware's sampler applies is not modelled here."""
+    from .simulate import SimulationError  # simulate.py imports this module
+
+    raise SimulationError(f"cannot simulate {inst.format()}: filtered sampling is run by the host JIT only")

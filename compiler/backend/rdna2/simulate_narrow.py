@@ -109,6 +109,22 @@ def _cvt16(machine, inst):
         put_word(machine, inst, np.clip(value, *bounds).astype(np.int64) & 0xFFFF)
 
 
+def _toward_zero16(values: np.ndarray) -> np.ndarray:
+    """f32 values to f16 bits rounded toward zero: past the largest half is 65504, not inf."""
+    with np.errstate(all="ignore"):
+        nearest = values.astype(np.float16)
+    bits = nearest.view(np.uint16).astype(np.int32)
+    finite = np.isfinite(values)
+    away = finite & (np.abs(nearest.astype(np.float32)) > np.abs(values))  # rounded up in magnitude
+    return np.where(away, bits - 1, bits).astype(np.uint32) & 0xFFFF
+
+
+def _pack_toward_zero(machine, inst):
+    """``v_cvt_pkrtz_f16_f32 d, a, b``: a in the low half, b in the high half."""
+    low, high = (_toward_zero16(value) for value in singles(machine, inst, 2))
+    put_word(machine, inst, low | (high << 16))
+
+
 def _cmp16(condition: str, signed: bool):
     tests = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
              "ge": np.greater_equal}
@@ -132,7 +148,7 @@ for _width, _suffix in ((32, "f32"), (16, "f16")):
     for _stem, _function in _FLOAT_UNARY.items():
         HANDLERS[f"v_{_stem}_{_suffix}"] = _float_op(_function, _width, 1)
 HANDLERS.update({"v_fma_f16": _fma16, "v_fmac_f16": _fma16, "v_cvt_f16_i16": _cvt16, "v_cvt_f16_u16": _cvt16,
-                 "v_cvt_i16_f16": _cvt16, "v_cvt_u16_f16": _cvt16})
+                 "v_cvt_i16_f16": _cvt16, "v_cvt_u16_f16": _cvt16, "v_cvt_pkrtz_f16_f32": _pack_toward_zero})
 for _signed, _kind in ((False, "u16"), (True, "i16")):
     HANDLERS[f"v_min_{_kind}"] = _int16_op(np.minimum, _signed)
     HANDLERS[f"v_max_{_kind}"] = _int16_op(np.maximum, _signed)

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...ir.interpret.fused import fused_multiply_add
+from . import simulate_bits as bits
+from . import simulate_merged as merged
 from . import simulate_narrow as narrow
 from .machine import Imm, MInst, Special, VReg
 from .simulate_operands import (MASK64, QUIET_NAN16, QUIET_NAN64, doubles, halves, put_double, put_word, read64,
@@ -323,6 +325,8 @@ for _condition in ("eq", "ne", "lt", "le", "gt", "ge"):
     HANDLERS[f"v_cmp_{_condition}_i64"] = _compare(_condition, "i64")
     HANDLERS[f"v_cmp_{_condition}_u64"] = _compare(_condition, "u64")
 HANDLERS.update(narrow.HANDLERS)
+HANDLERS.update(merged.HANDLERS)
+HANDLERS.update(bits.HANDLERS)
 
 
 # ------------------------------------------------------------------- scalar 64-bit data
@@ -379,6 +383,7 @@ SCALAR_HANDLERS = {
     "s_mul_hi_u32": lambda machine, inst: machine.write_s(
         inst.defs[0], (machine.read(inst.uses[0]) * machine.read(inst.uses[1])) >> 32),
 }
+SCALAR_HANDLERS.update(bits.SCALAR_HANDLERS)
 WAVE32_SCALAR_HANDLERS = {  # 64-bit data ops, which wave64's lane-mask handling already covers
     "s_lshl_b64": _scalar_data64(lambda m, value, amount: value << (amount & 63)),
     "s_lshr_b64": _scalar_data64(lambda m, value, amount: value >> (amount & 63)),

@@ -13,7 +13,7 @@
   apart, a struct's size is rounded up to whole rows (``cbuffer_offsets``).
 - Groupshared variables, scratch and structured-buffer elements are packed tightly
   with natural alignment (``tight_size``, ``tight_offsets``); each groupshared
-  variable starts on a 4-byte boundary.
+  variable starts on a 4-byte boundary, the largest first.
 - Matrices in memory are ``StoredMatrix`` types: a matrix and its orientation.
   ``column_major`` (HLSL's default) stores the columns one after another, ``row_major``
   the rows. In a constant buffer each stored vector is one 16-byte row (a float3x4 takes
@@ -288,6 +288,7 @@ def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
         _cbuffer_members(result, "$Globals", uniforms, diagnostics)
         binding = Binding("$Globals", "cbuffer", None, "")
         pending.append((uniforms[0], binding, None))
+    shared: list[ast.VarDecl] = []
     for decl in _declaration_order(program.unit):
         if isinstance(decl, ast.CBuffer):
             if not any(member in used for member in decl.members):
@@ -307,7 +308,11 @@ def layout_globals(program, used: set, diagnostics: Diagnostics) -> Globals:
             binding = Binding(decl.name, "ConstantBuffer", None, "")
             pending.append((decl, binding, decl.register))
         elif decl.storage == "groupshared" and decl in used:
-            _place_groupshared(result, decl)
+            shared.append(decl)
+    # largest first (as LLVM's LDS lowering sorts): big arrays start on aligned offsets, so
+    # SPD's four 1 KiB planes sit 1 KiB apart from 0 and pair as ds_read2st64 with no rebasing
+    for decl in sorted(shared, key=lambda decl: -tight_size(decl.type)):
+        _place_groupshared(result, decl)
     _assign_registers(pending)
     for decl, binding, _ in pending:
         result.bindings.append(binding)

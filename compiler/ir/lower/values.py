@@ -44,10 +44,10 @@ class Unsupported(diagnostics.Unsupported):
 def ir_type(t: T.Type, coord: Coord) -> T.Type:
     """The IR's form of a sema (or memory) type: 1-component vectors are scalars; a matrix
     is an array of its rows (``float3x4`` is ``float4[3]``, ``float4x1`` is ``float[4]``); the packed 8-bit types are uint."""
-    if isinstance(t, T.VectorType) and t.size == 1:
-        return t.element
-    if t in (T.UINT8_4_PACKED, T.INT8_4_PACKED):
-        return T.UINT
+    if isinstance(t, T.VectorType):  # vectors and scalars first: asked thousands of times per kernel
+        return t.element if t.size == 1 else t
+    if isinstance(t, T.ScalarType):
+        return T.UINT if t in (T.UINT8_4_PACKED, T.INT8_4_PACKED) else t
     if isinstance(t, StoredMatrix):
         t = t.matrix
     if isinstance(t, T.MatrixType):

@@ -1,0 +1,198 @@
+"""The machine-IR clean-ups after selection (``cleanup.py``): three-source and SDWA merges
+(``combine.py``), LDS pairs (``lds_pairs.py``), block-local common subexpressions
+(``machine_cse.py``), unread results (``machine_dce.py``), and moves that allocation turned
+into ``v1 = v1``. Each case checks the listing has the merged form and that
+the listing simulator computes what the IR interpreter computes, at wave32 and wave64."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import numpy as np
+import pytest
+
+from shc.compiler.backend.rdna2.isel import select
+from shc.compiler.backend.rdna2.listing import render_listing
+from shc.compiler.backend.rdna2.machine import VReg
+from shc.compiler.backend.rdna2.regalloc import allocate
+from shc.compiler.backend.rdna2.simulate import simulate
+from shc.compiler.diagnostics import Diagnostics
+from shc.compiler.ir.interpret.run import run_wave
+from shc.compiler.pipeline import Options, compile_source
+
+
+def module_of(body: str, wave: int, declarations: str = ""):
+    source = textwrap.dedent(f"""
+        RWStructuredBuffer<uint> o : register(u0);
+        {textwrap.dedent(declarations)}
+        [numthreads({wave}, 1, 1)]
+        void main(uint tid : SV_GroupIndex) {{
+        {textwrap.dedent(body)}
+        }}
+    """)
+    return compile_source(source, "merge.hlsl", Options(wave_size=wave), Diagnostics())
+
+
+def listing_and_check(body: str, wave: int, declarations: str = "", inputs: dict | None = None) -> list[str]:
+    """The allocated listing's lines, after checking the simulator agrees with the interpreter."""
+    module = module_of(body, wave, declarations)
+    expected = run_wave(module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})}).buffers["o"]
+    function = select(module)
+    allocate(function)
+    simulated = simulate(function, module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})}).buffers["o"]
+    expected, simulated = np.asarray(expected).view(np.uint32), np.asarray(simulated).view(np.uint32)
+    assert np.count_nonzero(expected) > wave // 2  # the kernel computed something per lane
+    assert np.array_equal(simulated, expected), np.flatnonzero(simulated != expected)[:8]
+    return [inst.format() for inst in function.instructions() if not inst.is_marker]
+
+
+def mnemonics(lines: list[str]) -> list[str]:
+    return [line.split()[0] for line in lines]
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_min_and_max_chains_become_three_source_instructions(wave):
+    code = mnemonics(listing_and_check("""
+        float a = float(tid) * 0.37 - 3.0, b = 5.0 - float(tid) * 0.21, c = float(tid & 7) - 2.5;
+        int i = int(tid) - 20, j = 7 - int(tid), k = int(tid * 3u) - 40;
+        o[tid] = asuint(min(min(a, b), -c)) ^ asuint(max(max(a, c), b)) ^ uint(min(min(i, j), k))
+                 ^ uint(max(max(tid, 9u), tid * 5u % 13u)) << 1;
+    """, wave))
+    for name in ("v_min3_f32", "v_max3_f32", "v_min3_i32", "v_max3_u32"):
+        assert name in code
+    assert "v_min_f32" not in code and "v_max_f32" not in code
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_shifts_masks_and_additions_merge(wave):
+    code = mnemonics(listing_and_check("""
+        uint x = tid * 2654435761u;
+        uint field = (x >> 5) & 63u;           // v_bfe_u32
+        uint scaled = (x << 3) + tid;          // v_lshl_add_u32
+        uint packed = (x & 0xF0F0u) | field;   // v_and_or_b32
+        uint sum = x + tid * 7u + scaled;      // v_add3_u32
+        o[tid] = field ^ scaled ^ packed ^ sum ^ ((x << 4) | tid);
+    """, wave))
+    for name in ("v_bfe_u32", "v_lshl_add_u32", "v_and_or_b32", "v_add3_u32", "v_lshl_or_b32"):
+        assert name in code
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_a_high_half_converts_through_sdwa(wave):
+    lines = listing_and_check("""
+        uint x = (tid * 37u + 0x3C00u) | ((tid * 11u + 0x4000u) << 16);
+        o[tid] = asuint(f16tof32(x >> 16) * 3.0 + f16tof32(x));
+    """, wave)
+    assert any(line.startswith("v_cvt_f32_f16_sdwa ") and line.endswith("src0_sel:WORD_1") for line in lines)
+    assert not any(line.startswith("v_lshrrev_b32") and ", 16," in line for line in lines)
+
+
+def test_an_intermediate_read_twice_is_not_merged():
+    code = mnemonics(listing_and_check("""
+        float a = float(tid) * 0.5, b = 3.0 - float(tid);
+        float m = min(a, b);
+        o[tid] = asuint(min(m, 1.5)) + asuint(m);
+    """, 32))
+    assert "v_min3_f32" not in code and code.count("v_min_f32") == 2
+
+
+LDS_PLANES = """
+    groupshared float r[16][16];
+    groupshared float g[16][16];
+    groupshared float b[16][16];
+    groupshared float a[16][16];
+"""
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_lds_accesses_from_one_address_go_in_pairs(wave):
+    # SPD's layout: four 1 KiB planes written and read at one index, 1 KiB apart
+    lines = listing_and_check("""
+        uint x = tid % 16u, y = tid / 16u;
+        r[y][x] = float(tid); g[y][x] = float(tid) * 2.0; b[y][x] = float(tid) + 0.5; a[y][x] = 3.0 - float(tid);
+        GroupMemoryBarrierWithGroupSync();
+        uint u = (x + 1u) & 15u;
+        float s = r[y][u] + g[y][u] * 3.0 + b[y][u] * 5.0 + a[y][u] * 7.0;
+        float t = r[y][x] + r[y][u];
+        o[tid] = asuint(s) ^ asuint(t);
+    """, wave, LDS_PLANES)
+    code = mnemonics(lines)
+    assert "ds_write_b32" not in code and code.count("ds_write2st64_b32") == 2
+    assert code.count("ds_read2st64_b32") == 2
+    assert any(line.startswith("ds_write2st64_b32") and line.endswith("offset0:0 offset1:4") for line in lines)
+
+
+def test_a_write_between_reads_keeps_them_apart():
+    code = mnemonics(listing_and_check("""
+        uint x = tid % 16u, y = tid / 16u;
+        r[y][x] = float(tid);
+        GroupMemoryBarrierWithGroupSync();
+        float first = r[y][x];
+        r[y][x] = first * 2.0;
+        float second = r[y][x];
+        o[tid] = asuint(first + second);
+    """, 32, LDS_PLANES))
+    assert "ds_read2_b32" not in code and code.count("ds_read_b32") == 2
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_repeated_expansions_are_computed_once(wave):
+    # SPD's clamp: two uint2 mins share their y component, which the IR cannot see apart
+    code = mnemonics(listing_and_check("""
+        uint w, h;
+        t.GetDimensions(w, h);
+        uint2 p = uint2(tid, tid / 2u), last = uint2(w - 1u, h - 1u);
+        float4 v = t.Load(int3(min(p, last), 0)) + t.Load(int3(min(p + uint2(1, 0), last), 0)) * 3.0;
+        o[tid] = asuint(v.x + v.y) ^ asuint(v.w);
+    """, wave, "Texture2D<float4> t : register(t0);",
+        {"t": np.arange(24 * 40 * 4, dtype=np.float32).reshape(24, 40, 4)}))
+    assert code.count("image_load") == 2 and code.count("v_min_u32") == 3
+
+
+def test_moves_onto_themselves_are_dropped():
+    # the phi's copies from the loaded tuple's parts land on those very registers
+    body = """
+        tile[tid] = float4(tid, 1, 2, 3);
+        GroupMemoryBarrierWithGroupSync();
+        float4 v = tile[tid];
+        if (tid < 16u) v = tile[tid + 1u] * 0.5;
+        o[tid] = asuint(v.x + v.y * 2.0 + v.z * 3.0 + v.w);
+    """
+    shared = "groupshared float4 tile[64];"
+    lines = listing_and_check(body, 32, shared)  # the simulator agrees
+    text = render_listing(module_of(body, 32, shared)).text
+    def onto_itself(line: str) -> bool:
+        parts = line.replace(",", " ").split()
+        return len(parts) == 3 and parts[0] == "v_mov_b32" and parts[1] == parts[2]
+
+    assert not [line for line in text.splitlines() if onto_itself(line)]
+    assert not [line for line in lines if onto_itself(line)]
+
+
+
+def test_no_valu_result_is_left_unread():
+    # SPD's packed-half path unpacks both halves of every LDS word, whether it reads them or not
+    from shc.compiler.pipeline import compile_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "spd.hlsl")
+    options = Options(defines={"SPD_NO_WAVE_OPERATIONS": "1", "A_HALF": "1"})
+    function = select(compile_file(path, options, Diagnostics()))
+    read = {reg for inst in function.instructions() for reg in inst.registers("uses")}
+    unread = [inst.format() for inst in function.instructions() if inst.mnemonic.startswith("v_")
+              and inst.defs and all(isinstance(op, VReg) and op not in read for op in inst.defs)]
+    assert unread == []
+
+
+def test_minus_zero_is_not_the_same_constant_as_zero():
+    from shc.compiler.backend.rdna2.machine import Imm, MBlock, MFunction
+    from shc.compiler.backend.rdna2.machine_cse import eliminate_common_subexpressions
+
+    block = MBlock("entry")
+    zeros = [VReg("v") for _ in range(3)]
+    for reg, value in zip(zeros, (0.0, -0.0, 0.0)):
+        block.emit("v_mov_b32", [reg], [Imm(value)])
+    function = MFunction("main", [block])
+    assert eliminate_common_subexpressions(function) == 1  # only the second +0.0 goes
+    assert [inst.uses[0].value for inst in block.insts] == [0.0, -0.0]
+    assert str(block.insts[1].uses[0].value) == "-0.0"

@@ -1,0 +1,61 @@
+"""The benchmark kernels (benchmarks/kernels/*.hlsl, driven by benchmarks/common_kernels.py)
+give NumPy's results exactly, at small sizes, in wave32 and wave64: the histogram equals
+numpy.bincount, the exclusive scan numpy.cumsum shifted by one (uint32, wrapping), the
+transpose ``a.T``. Sizes are chosen to leave partial groups, partial uint4s and, for the scan,
+more tiles than one tile of tile sums holds (the recursive case)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _common_kernels():
+    spec = importlib.util.spec_from_file_location("common_kernels", BENCHMARKS / "common_kernels.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+common = _common_kernels()
+
+
+@pytest.fixture(scope="module", params=[32, 64], ids=["wave32", "wave64"])
+def kernels(request):
+    # one row of 256 uint4s per scan tile: 1024 values, so 2^20 + 5 values make 1025 tiles,
+    # more than one tile of tile sums, and the driver recurses
+    return common.CommonKernels(wave_size=request.param, scan_rows=1)
+
+
+@pytest.mark.parametrize("count", [1, 255, 16384 + 7, 100_000])
+def test_histogram_equals_bincount(kernels, count):
+    words = np.random.default_rng(count).integers(0, 2 ** 32, count, dtype=np.uint32)
+    expected = np.bincount(words & 255, minlength=256)
+    assert np.array_equal(kernels.histogram(words, threads=2), expected)
+    assert np.array_equal(common.numpy_histogram(words), expected)
+
+
+def test_histogram_counts_one_bin_from_every_group(kernels):
+    words = np.full(3 * 16384 + 1, 0x1234_5607, np.uint32)  # every group adds to bin 7
+    bins = kernels.histogram(words)
+    assert bins[7] == words.size and bins.sum() == words.size
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 1024, 4096 + 3, 2 ** 20 + 5])
+def test_exclusive_scan_equals_shifted_cumsum(kernels, count):
+    values = np.random.default_rng(count).integers(0, 2 ** 32, count, dtype=np.uint32)  # the sums wrap
+    expected = np.concatenate([[0], np.cumsum(values[:-1], dtype=np.uint32)]).astype(np.uint32)
+    assert np.array_equal(kernels.exclusive_scan(values, threads=2), expected)
+    assert np.array_equal(common.numpy_exclusive_scan(values), expected)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (33, 65), (64, 32), (100, 257)])
+def test_transpose_equals_numpy(kernels, shape):
+    matrix = np.random.default_rng(shape[0]).random(shape, dtype=np.float32)
+    assert np.array_equal(kernels.transpose(matrix, threads=2), matrix.T)
+    assert np.array_equal(common.numpy_transpose(matrix), matrix.T)
