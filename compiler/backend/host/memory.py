@@ -9,7 +9,10 @@ per lane) follow the same rule, so nothing outside them is ever touched.
 
 Addresses are i32 byte offsets from the memory's base (a resource is addressable up
 to 2 GiB - 1); an index that would overflow is out of bounds. A lane-vector access
-of ``n`` words of one type is a call of an out-of-line helper (``shc.load.NxT.W``,
+of ``n`` words of one type whose lanes are back to back and in bounds is one vector load
+or store inline (``contiguous.py``; not for LDS or a prefetching texture site, scattered
+in practice: they would only pay for the test); otherwise it is a call of an out-of-line
+helper (``shc.load.NxT.W``,
 ``shc.store.NxT.W``, one copy per shape: inlining a gather per use made
 instruction selection the bulk of the compile time): when every lane is on and
 the lanes' words are back to back it is one vector load or store (a copy kernel
@@ -28,6 +31,7 @@ from typing import Callable
 
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
+from .contiguous import load_words, store_words
 from .llvm_text import V, bit_width, element, flat_scalars, is_vector, mangle, memory_bytes, memory_type
 from .prefetch import prefetch_text
 from .values import Value, cast_value, unify
@@ -49,12 +53,14 @@ class Memory:
     ``base``: a pointer (or one per lane); ``size``: the bytes addressable there as an
     i32 (clamped to 2 GiB - 1: larger resources are addressable up to there);
     ``valid``: lanes that may access at all (None: every lane); ``lane_offset``: an
-    i32 lane vector added after the bounds check (each lane's own scratch).
+    i32 lane vector added after the bounds check (each lane's own scratch); ``inline``:
+    test for back-to-back lanes inline before calling the helpers (``contiguous.py``).
     """
 
-    def __init__(self, base: V, size: V, valid: V | None = None, lane_offset: V | None = None):
+    def __init__(self, base: V, size: V, valid: V | None = None, lane_offset: V | None = None,
+                 inline: bool = True):
         self.base, self.size, self.valid = base, size, valid
-        self.lane_offset = lane_offset
+        self.lane_offset, self.inline = lane_offset, inline
 
     def restricted(self, b, valid: V | None) -> Memory:
         """The same memory with only the lanes in ``valid`` (and this memory's) allowed."""
@@ -62,7 +68,7 @@ class Memory:
             both = valid if self.valid is None else self.valid
         else:
             both = b.binop("and", *unify(b, [self.valid, valid]))
-        return Memory(self.base, self.size, both, self.lane_offset)
+        return Memory(self.base, self.size, both, self.lane_offset, self.inline)
 
 
 class Address:
@@ -124,7 +130,7 @@ def lds_memory(em) -> Memory:
     slot = em.frame_field("group_slot", 24)
     pointer = em.entry_value("lds.pp", "ptr", f"getelementptr ptr, ptr {lds.ref}, i32 {slot.ref}")
     base = em.entry_value("lds", "ptr", f"load ptr, ptr {pointer.ref}, align 8")
-    return Memory(base, V("i32", str(em.module.lds_bytes)))
+    return Memory(base, V("i32", str(em.module.lds_bytes)), inline=False)
 
 
 def scratch_base(em) -> V:
@@ -153,7 +159,28 @@ def byte_address(em, index: V, scale: int = 1, offset: int = 0) -> Address:
 def in_bounds(em, memory: Memory, address: Address, nbytes: int) -> tuple[V, V]:
     """``(ok, address)``: the lanes (or the one scalar) whose ``nbytes`` at ``address`` fit
     in ``memory``, and the i32 byte address (with the lane offset added)."""
+    return bounds(em, memory, address, nbytes)[:2]
+
+
+def bounds(em, memory: Memory, address: Address, nbytes: int) -> tuple[V, V, list[V]]:
+    """``in_bounds`` and the flags other than the memory's size that ``ok`` holds (the
+    overflow guard, the memory's valid lanes): ``contiguous`` tests those apart."""
     b = em.b
+    value, guard = address_value(b, address, nbytes)
+    value, size = unify(b, [value, memory.size])
+    last = b.binop("sub", size, b.const(size.ty, nbytes))
+    ok = b.binop("and", b.icmp("sge", value, b.zero(value.ty)), b.icmp("sle", value, last))
+    for flag in (guard, memory.valid):
+        if flag is not None:
+            ok, flag = unify(b, [ok, flag])
+            ok = b.binop("and", ok, flag)
+    if memory.lane_offset is not None:
+        value = b.binop("add", b.splat(value), memory.lane_offset)
+    return ok, value, [flag for flag in (guard, memory.valid) if flag is not None]
+
+
+def address_value(b, address: Address, nbytes: int) -> tuple[V, V | None]:
+    """``(the i32 byte address, the lanes (or scalar) where it did not overflow, or None)``."""
     index = address.index
     guard = None
     if element(index.ty) == "i64":
@@ -171,16 +198,7 @@ def in_bounds(em, memory: Memory, address: Address, nbytes: int) -> tuple[V, V]:
             value = b.binop("mul", value, b.const(value.ty, address.scale))
         if address.offset:
             value = b.binop("add", value, b.const(value.ty, address.offset))
-    value, size = unify(b, [value, memory.size])
-    last = b.binop("sub", size, b.const(size.ty, nbytes))
-    ok = b.binop("and", b.icmp("sge", value, b.zero(value.ty)), b.icmp("sle", value, last))
-    for flag in (guard, memory.valid):
-        if flag is not None:
-            ok, flag = unify(b, [ok, flag])
-            ok = b.binop("and", ok, flag)
-    if memory.lane_offset is not None:
-        value = b.binop("add", b.splat(value), memory.lane_offset)
-    return ok, value
+    return value, guard
 
 
 def component_offsets(scalars: list[T.ScalarType]) -> list[int]:
@@ -342,7 +360,7 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
     total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
-    ok, at = in_bounds(em, memory, address, total)
+    ok, at, flags = bounds(em, memory, address, total)
     parts = []
     if not (is_vector(at.ty) or is_vector(memory.base.ty)):
         base = b.gep(memory.base, at)
@@ -356,12 +374,19 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     at = b.splat(at)
     types = [memory_type(scalar) for scalar in scalars]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
-        words = history() if history is not None else None
-        name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=words is not None)
-        arguments = f"{memory.base}, {at}, {mask}{_history_arguments(words, memory)}"
-        loaded = b.inst(result, f"call {result} @{name}({arguments})")
-        words = [loaded] if len(types) == 1 else \
-            [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
+        site = history() if history is not None else None
+
+        def call() -> list[V]:
+            name, result = _words_helper(b, "load", types[0], len(types), volatile, prefetch=site is not None)
+            arguments = f"{memory.base}, {at}, {mask}{_history_arguments(site, memory)}"
+            loaded = b.inst(result, f"call {result} @{name}({arguments})")
+            return [loaded] if len(types) == 1 else \
+                [b.inst(b.vec(types[0]), f"extractvalue {loaded}, {k}") for k in range(len(types))]
+        # a prefetching site (a texture's) is scattered: the inline test would only cost there
+        inline = not volatile and site is None and memory.inline and memory.lane_offset is None \
+            and not is_vector(memory.size.ty)
+        words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call) \
+            if inline else call()
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
     for scalar, offset in zip(scalars, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at
@@ -398,7 +423,7 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
     total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
-    ok, at = in_bounds(em, memory, address, total)
+    ok, at, flags = bounds(em, memory, address, total)
     words = [_to_memory(b, part, scalar) for part, scalar in zip(value.parts, scalars)]
     if not (is_vector(at.ty) or is_vector(memory.base.ty) or any(is_vector(w.ty) for w in words)):
         go, skip = b.label("store"), b.label("stored")
@@ -416,9 +441,15 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
     types = [word.ty for word in words]
     if not is_vector(memory.base.ty) and len(set(types)) == 1:
         site = history() if history is not None else None
-        name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=site is not None)
-        b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
-              + f"{_history_arguments(site, memory)})")
+
+        def call() -> None:
+            name, _ = _words_helper(b, "store", element(types[0]), len(words), prefetch=site is not None)
+            b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
+                  + f"{_history_arguments(site, memory)})")
+        if site is None and memory.inline and memory.lane_offset is None and not is_vector(memory.size.ty):
+            store_words(b, memory.base, at, memory.size, flags, em.exec, words, call)
+        else:
+            call()
         return
     for word, offset in zip(words, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at

@@ -1,0 +1,90 @@
+"""The host JIT's inline path for back-to-back lane accesses (``host/contiguous.py``).
+
+A wave whose lanes read or write consecutive elements, all in bounds on the active lanes,
+is one vector load or store inline (masked by the exec mask when lanes are off); anything
+else calls the out-of-line helper. Both must give what the interpreter gives: out-of-bounds
+reads 0, writes dropped, inactive lanes never touching memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("llvmlite.binding")
+
+from shc.compiler.backend.host.module import build_host_module
+
+sys.path.insert(0, os.path.dirname(__file__))
+from host_helpers import WAVE_SIZES, assert_same, cbuffer_bytes, compile_hlsl, run_both
+
+SENTINEL = 0xDEADBEEF
+
+CONTIGUOUS = """
+cbuffer Params : register(b0) { uint shift; uint cut; };
+StructuredBuffer<uint> src : register(t0);
+StructuredBuffer<float4> src4 : register(t1);
+StructuredBuffer<uint16_t> src16 : register(t2);
+RWStructuredBuffer<uint> whole : register(u0);
+RWStructuredBuffer<uint> some : register(u1);
+RWStructuredBuffer<float4> out4 : register(u2);
+RWStructuredBuffer<uint16_t> out16 : register(u3);
+RWStructuredBuffer<uint> tail : register(u4);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    whole[i] = src[i + shift];                   // lanes past src's end read 0
+    if (i % 4 != 3)                               // lanes off: masked, the others untouched
+        some[i] = src[i] * 3;
+    if (i < cut)                                  // off lanes past the end: never touched
+        tail[i + shift] = src[i + shift] + 1;
+    out4[i] = src4[i + shift] * 2;                // four words a lane, the end cuts the wave
+    if (i % 2 == 0)                               // 16-bit words with lanes off
+        out16[i] = src16[i] + (uint16_t)1;
+}
+"""
+
+
+def _buffers(threads: int) -> dict:
+    rng = np.random.default_rng(threads)
+    return {"src": rng.integers(0, 1 << 31, threads + 3, dtype=np.uint32),
+            "src4": rng.uniform(-4, 4, (threads + 3, 4)).astype(np.float32),
+            "src16": rng.integers(0, 1 << 15, threads, dtype=np.uint16),
+            "whole": np.full(threads, SENTINEL, np.uint32), "some": np.full(threads, SENTINEL, np.uint32),
+            "out4": np.zeros((threads, 4), np.float32), "out16": np.full(threads, 7, np.uint16),
+            "tail": np.full(threads + 3, SENTINEL, np.uint32)}
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("shift", [0, 3, 5])
+def test_back_to_back_lanes_follow_d3d12(wave_size, shift):
+    threads = wave_size
+    cut = threads - 2
+    buffers = _buffers(threads)
+    actual, expected, _ = run_both(CONTIGUOUS.replace("NT", str(threads)), wave_size, buffers,
+                                   {"Params": cbuffer_bytes(shift, cut)})
+    assert_same(actual, expected)
+    src, lanes = buffers["src"], np.arange(threads)
+    read = np.where(lanes + shift < len(src), src[np.minimum(lanes + shift, len(src) - 1)], 0)
+    assert actual["whole"].tolist() == read.tolist()
+    some = np.where(lanes % 4 != 3, src[:threads] * np.uint32(3), SENTINEL)
+    assert actual["some"].tolist() == some.tolist()
+    tail = np.full(threads + 3, SENTINEL, np.uint32)  # lanes cut .. threads - 1 are off
+    on = lanes[(lanes < cut) & (lanes + shift < threads + 3)]
+    tail[on + shift] = src[on + shift] + np.uint32(1)
+    assert actual["tail"].tolist() == tail.tolist()
+    out16 = np.where(lanes % 2 == 0, buffers["src16"] + np.uint16(1), 7)
+    assert actual["out16"].tolist() == out16.tolist()
+
+
+def test_back_to_back_accesses_are_inline_vector_accesses():
+    kernel = build_host_module(compile_hlsl(CONTIGUOUS.replace("NT", "32"), 32))
+    body = kernel.llvm_ir[kernel.llvm_ir.index(f"@{kernel.entry}("):]  # the kernel, not the helpers
+    assert re.search(r"= load <32 x i32>, ptr %v\d+, align 1", body)  # whole[i] = src[i + shift]: every lane on
+    assert re.search(r"call <32 x i32> @llvm\.masked\.load\.v32i32", body)  # lanes off
+    assert re.search(r"call void @llvm\.masked\.store\.v32i32", body)
+    assert re.search(r"= load <128 x float>, ptr %v\d+, align 1", body)  # float4 lanes: one load of 128 words
+    assert re.search(r"store <128 x float> %v\d+, ptr %v\d+, align 1", body)
