@@ -212,7 +212,7 @@ def bench_cold(repeat: int) -> None:
         first = first_result(os.path.join(scratch, "kernels"), pycache)
         tables_only = os.path.join(scratch, "tables-only")
         os.makedirs(tables_only)
-        for table in glob.glob(os.path.join(primer, "parsetab-*.pickle")):
+        for table in glob.glob(os.path.join(primer, "parsetab-*.json")):
             shutil.copy(table, tables_only)
         cold = first_result(tables_only, pycache)
         warm = min((first_result(os.path.join(scratch, "kernels"), pycache) for _ in range(repeat)),
