@@ -17,6 +17,7 @@ the macro was defined.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import sys
@@ -156,6 +157,40 @@ class SourceCache:
         if lines is not None and 1 <= number <= len(lines):
             return lines[number - 1]
         return None
+
+
+def text_sha256(text: str) -> str:
+    """The sha256 (hex) of a source text as the preprocessor read it (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class RecordingSources(SourceCache):
+    """A SourceCache that also remembers the sha256 of every file the preprocessor read: what a
+    cache entry depends on (the kernel cache, ``shc compile``'s output cache)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: dict[str, str] = {}  # absolute path -> text_sha256
+
+    def add(self, path: str, text: str) -> None:
+        super().add(path, text)
+        if not path.startswith("<"):
+            self.read.setdefault(os.path.abspath(path), text_sha256(text))
+
+    def dependencies(self, main_file: str) -> list[tuple[str, str]]:
+        """``(path, sha256)`` of every file read but ``main_file``, sorted."""
+        main = os.path.abspath(main_file)
+        return sorted((path, sha) for path, sha in self.read.items() if path != main)
+
+
+def source_unchanged(path: str, sha: str) -> bool:
+    """Whether ``path`` still reads (as the preprocessor decodes it: UTF-8, byte order mark
+    removed; never blocking on a FIFO or device) as the text whose sha256 is ``sha``."""
+    try:
+        data = read_source_bytes(path)
+    except (OSError, SourceFileError):
+        return False
+    return text_sha256(data.removeprefix(_BOM).decode("utf-8", errors="replace")) == sha
 
 
 SHOWN_LINE = 200  # characters of a long source line a diagnostic shows

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..compiler.diagnostics import source_unchanged
 from ..compiler.cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
@@ -176,20 +177,6 @@ def compiler_fingerprint() -> str:
     return code_fingerprint()
 
 
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def read_dependency(path: str) -> str | None:
-    """A dependency's text as the preprocessor reads it, or None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-
-
 @dataclass
 class CacheEntry:
     """One compiled variant: its dependencies, object code and kernel description."""
@@ -227,7 +214,7 @@ class KernelCache:
         it raises ValueError when the data is not one."""
         if self._usable(create=False):
             for entry in self._load_index(key):
-                if not all(_unchanged(path, sha) for path, sha in entry["dependencies"]):
+                if not all(source_unchanged(path, sha) for path, sha in entry["dependencies"]):
                     continue
                 variant = self._read_variant(entry, decode)
                 if variant is not None:
@@ -300,8 +287,3 @@ def _read_json(path: Path) -> Any:
 
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode("utf-8")
-
-
-def _unchanged(path: str, sha: str) -> bool:
-    text = read_dependency(path)
-    return text is not None and text_hash(text) == sha

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..compiler.diagnostics import CompileError, Coord, Diagnostics, SourceCache, nesting_guard, read_source
+from ..compiler.diagnostics import CompileError, Coord, Diagnostics, RecordingSources, SourceCache, nesting_guard, read_source
 from ..compiler.frontend import hlsl_types as T
 from ..compiler.ir.lower import globals as G
 from . import jit
@@ -442,7 +442,7 @@ def _compile(source: _Source) -> Kernel:
     hit = cache.lookup(key, KernelInfo.from_dict)
     if hit is not None:
         return Kernel(hit.info, hit.obj, source=source, from_cache=True)
-    sources = _RecordingSources()
+    sources = RecordingSources()
     diagnostics = Diagnostics(sources=sources)
     try:
         with nesting_guard(diagnostics, Coord(source.filename, 0, 0)):  # every walk, layouts included
@@ -462,23 +462,6 @@ def _cache_key(source: _Source, level: int) -> str:
                       source.text, source.filename, os.path.abspath(source.filename),
                       source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
                       source.wave_size, source.hlsl_version)
-
-
-class _RecordingSources(SourceCache):
-    """A SourceCache that remembers every file the preprocessor read (the cache's dependencies)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.read: dict[str, str] = {}
-
-    def add(self, path: str, text: str) -> None:
-        super().add(path, text)
-        if not path.startswith("<"):
-            self.read.setdefault(os.path.abspath(path), jit.text_hash(text))
-
-    def dependencies(self, main_file: str) -> list[tuple[str, str]]:
-        main = os.path.abspath(main_file)
-        return sorted((path, sha) for path, sha in self.read.items() if path != main)
 
 
 def _front_and_middle(source: _Source, diagnostics: Diagnostics):

@@ -32,22 +32,9 @@ import sys
 from typing import Any
 
 from ..cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
-from ..diagnostics import SourceCache, SourceFileError, read_source_bytes
+from ..diagnostics import RecordingSources, SourceFileError, read_source_bytes, source_unchanged
 
 FORMAT = 1  # bump when an entry's layout or what a key holds changes
-
-
-class RecordingSources(SourceCache):
-    """A SourceCache that remembers the sha256 of every file the preprocessor read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.read: dict[str, str] = {}
-
-    def add(self, path: str, text: str) -> None:
-        super().add(path, text)
-        if not path.startswith("<"):
-            self.read.setdefault(os.path.abspath(path), _text_hash(text))
 
 
 class OutputCache:
@@ -69,7 +56,7 @@ class OutputCache:
         if self.key is None or not private_directory(self._path.parent, create=False):
             return False
         entry = _entry(read_private(self._path))
-        if entry is None or not all(_unchanged(path, sha) for path, sha in entry["dependencies"]):
+        if entry is None or not all(source_unchanged(path, sha) for path, sha in entry["dependencies"]):
             return False
         for text in entry["diagnostics"]:
             print(text, file=sys.stderr)
@@ -80,7 +67,7 @@ class OutputCache:
         """Keep ``output`` and the diagnostics printed on the way (best effort)."""
         if self.key is None:
             return
-        dependencies = sorted([path, sha] for path, sha in self.sources.read.items() if path != self.main_file)
+        dependencies = [list(pair) for pair in self.sources.dependencies(self.main_file)]
         entry = {"format": FORMAT, "dependencies": dependencies, "diagnostics": self.diagnostics, "output": output}
         folder = self._path.parent
         try:
@@ -141,17 +128,3 @@ def _entry(data: bytes | None) -> dict | None:
                     for pair in entry["dependencies"])):
         return None
     return entry
-
-
-def _text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _unchanged(path: str, sha: str) -> bool:
-    """Whether the file ``path`` still reads as the text whose sha256 is ``sha`` (as the
-    preprocessor decodes it: UTF-8, byte order mark removed)."""
-    try:
-        data = read_source_bytes(path)
-    except (OSError, SourceFileError):
-        return False
-    return _text_hash(data.decode("utf-8", errors="replace").removeprefix("\ufeff")) == sha

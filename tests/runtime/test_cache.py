@@ -27,6 +27,7 @@ import pytest
 
 import shc
 from shc.compiler import cache_files
+from shc.compiler.diagnostics import text_sha256
 from shc.runtime import jit
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -147,7 +148,7 @@ def test_files_are_written_atomically_and_the_index_is_versioned(cache):
     index = json.loads((cache / "kernels" / index_name).read_text())
     assert index["format"] == jit.CACHE_FORMAT
     (entry,) = index["entries"]
-    assert entry["dependencies"] == [[str(cache / "include" / "common.h"), jit.text_hash("#define OFFSET 3\n")]]
+    assert entry["dependencies"] == [[str(cache / "include" / "common.h"), text_sha256("#define OFFSET 3\n")]]
     index["format"] = jit.CACHE_FORMAT + 1
     (cache / "kernels" / index_name).write_text(json.dumps(index))
     assert not compile_it(cache).from_cache  # another format is a miss, and is replaced
