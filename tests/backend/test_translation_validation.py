@@ -114,14 +114,11 @@ def test_samples_not_on_the_listing_are_refused_loudly(path):
         simulate_dispatch(listing.function, kernel.module, (1, 1, 1), resources, cbuffers, None, listing.lds_bytes)
 
 
-SPD_VARIANTS = {"default": {}, "no_wave_ops": {"wave_ops": False}}
+SPD_VARIANTS = {"default": {}, "no_wave_ops": {"wave_ops": False}, "packed": {"packed": True}}
 # variants whose listing is not compared, why, and what the check says instead (it must still say it)
 SPD_NOT_ON_THE_LISTING = {
     "linear_sampler": ({"linear_sampler": True}, "filtered sampling is run by the host JIT only",
                        "SPD_LINEAR_SAMPLER fetches with SampleLevel (image_sample_lz), which the simulator refuses"),
-    "packed": ({"packed": True}, "'imgDst[0]' differs",
-               ("A_HALF converts float4 to half4 with v_cvt_pkrtz_f16_f32, rounding toward zero (isel_shape.py: "
-                "'as D3D allows'); the host JIT rounds to nearest, so the mips differ in the last half bit")),
 }
 
 

@@ -4,7 +4,9 @@ Shaping ops move no data when they can: a construct concatenates its operands'
 registers, an extract names a component's register (a sub-register of a tuple), a
 bitcast reuses the registers. Only 16-bit components packed two per VGPR, dynamic
 indices and tuples that must be contiguous cost instructions. Float-to-half vector
-conversions pack pairs with ``v_cvt_pkrtz_f16_f32`` (round toward zero, as D3D allows).
+conversions round each component to nearest even (``v_cvt_f16_f32``, as LLVM selects
+``fptrunc`` and as the host JIT and the interpreter compute) and pack the pairs with
+``v_pack_b32_f16``; ``v_cvt_pkrtz_f16_f32`` would round toward zero and disagree with them.
 """
 
 from __future__ import annotations
@@ -41,16 +43,6 @@ class ShapeSelection:
                     self.emit(f"s_cselect_{self.b}", [target], [Imm(-1), Imm(0)])
                 else:
                     self.valu(f"v_cmp_ne_{'u64' if frm.endswith('64') else 'u32'}", [target], [Imm(0), value])
-            return
-        if to == "f16" and frm == "f32" and count > 1 and self.bank(inst) == "v":
-            out = self.result(inst)
-            comps = self.comps(operand)
-            for index, target in enumerate(out.parts):
-                pair = comps[2 * index:2 * index + 2]
-                if len(pair) == 2:
-                    self.valu("v_cvt_pkrtz_f16_f32", [target], pair)
-                else:
-                    self.valu("v_cvt_f16_f32", [target], pair)
             return
         bank = self.bank(inst)
         if not is_packed(inst.type, bank):
