@@ -137,6 +137,16 @@ class MInst:
         return found
 
 
+def renamed(operand, names: dict[VReg, VReg]):
+    """``operand`` with its virtual register replaced as ``names`` says (a part of a tuple
+    stays the same part of the new tuple); any other operand unchanged."""
+    if isinstance(operand, VReg) and operand in names:
+        return names[operand]
+    if isinstance(operand, SubReg) and operand.base in names:
+        return SubReg(names[operand.base], operand.index, operand.count)
+    return operand
+
+
 def _modified(text: str, modifiers: frozenset[str]) -> str:
     if "abs" in modifiers:
         text = f"|{text}|"

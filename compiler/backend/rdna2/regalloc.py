@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import UNKNOWN, Unsupported
 from .live_ranges import LiveRanges, intervals, operand_components
 from .livereg import keeps_old_lanes
-from .machine import MFunction, MInst, Special, SubReg, VReg
+from .machine import MFunction, MInst, Special, SubReg, VReg, renamed
 from .sgpr_spills import SpillLanes, spill_sgprs
 
 MAX_VGPRS = 256
@@ -362,8 +362,8 @@ def _rewrite_spills(function: MFunction, result: Allocation, scratch_base: int, 
                 if reg in temps:
                     rewritten += _scratch(temps[reg], 0, reg.size, slots[reg], True)
             written = [(reg, components) for reg, components in operand_components(inst.defs) if reg in temps]
-            inst.defs = [_swap(op, temps) for op in inst.defs]
-            inst.uses = [_swap(op, temps) for op in inst.uses]
+            inst.defs = [renamed(op, temps) for op in inst.defs]
+            inst.uses = [renamed(op, temps) for op in inst.uses]
             rewritten.append(inst)
             for reg, components in written:  # only the registers written: the rest of the slot stays
                 rewritten += _scratch(temps[reg], components.start, len(components), slots[reg], False)
@@ -388,12 +388,3 @@ def _scratch(temp: VReg, first: int, count: int, slot: int, load: bool) -> list[
         else:
             insts.append(MInst(mnemonic, [], [Special("off"), part, Special("off")], offset, comment="spill"))
     return insts
-
-
-def _swap(operand, temps: dict[VReg, VReg]):
-    if isinstance(operand, VReg) and operand in temps:
-        return temps[operand]
-    if isinstance(operand, SubReg) and operand.base in temps:
-        return SubReg(temps[operand.base], operand.index, operand.count)
-    return operand
-

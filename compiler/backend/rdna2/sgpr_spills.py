@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .machine import IMPLICIT_DEF, Imm, MFunction, MInst, SubReg, VReg
+from .machine import IMPLICIT_DEF, Imm, MFunction, MInst, SubReg, VReg, renamed
 
 
 @dataclass
@@ -114,18 +114,10 @@ def _around(inst: MInst, loads: dict[VReg, MInst | None], lanes: SpillLanes) -> 
             written = range(operand.index, operand.index + operand.count)
         after += [MInst("v_writelane_b32", [holder], [_dword(fresh[reg], k), Imm(lane + k)], coord=inst.coord,
                         comment=f"{reg.name} (spill SGPR)") for k in written]
-    inst.defs = [_renamed(operand, fresh) for operand in inst.defs]
-    inst.uses = [_renamed(operand, fresh) for operand in inst.uses]
+    inst.defs = [renamed(operand, fresh) for operand in inst.defs]
+    inst.uses = [renamed(operand, fresh) for operand in inst.uses]
     return [*before, inst, *after]
 
 
 def _dword(reg: VReg, index: int) -> VReg | SubReg:
     return reg if reg.size == 1 else reg.part(index)
-
-
-def _renamed(operand, fresh: dict[VReg, VReg]):
-    if isinstance(operand, VReg) and operand in fresh:
-        return fresh[operand]
-    if isinstance(operand, SubReg) and operand.base in fresh:
-        return SubReg(fresh[operand.base], operand.index, operand.count)
-    return operand
