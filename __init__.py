@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 # The Python API, imported on first use so that ``import shc`` (and ``shc --help``) stays fast.
 _RUNTIME_EXPORTS = {
-    "compile": "kernel", "compile_file": "kernel", "Kernel": "kernel", "Sampler": "kernel",
+    "compile": "kernel", "compile_file": "kernel", "Kernel": "kernel", "Sampler": "resources",
     "KernelCompileError": "kernel", "BindingError": "kernel",
     "DispatchError": "dispatch", "DispatchTimeout": "dispatch",
 }

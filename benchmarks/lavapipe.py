@@ -115,7 +115,7 @@ def run_kernels(words: np.ndarray, matrix: np.ndarray, repeat: int, threads: int
 
 
 def _scan(vk: Lavapipe, words: np.ndarray, repeat: int):
-    """The three dispatches of scan.hlsl (one level of tile sums: up to 2^32 / 16K values)."""
+    """The three dispatches of scan.hlsl (one level of tile sums: at most 4 * tile tiles)."""
     tile = 256 * SCAN_ROWS
     vectors = words.reshape(-1, 4)
     tiles = -(-len(vectors) // tile)

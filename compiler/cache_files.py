@@ -15,7 +15,6 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -107,6 +106,8 @@ def read_private(path: Path) -> bytes | None:
 def write_private(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` (mode 0600) through a temporary file and ``os.replace``;
     raises OSError (the caller decides that a cache it cannot write only costs speed)."""
+    import tempfile  # only writers need it (with random and shutil, 5 ms of a warm kernel load)
+
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")  # 0600, O_EXCL
     try:
         with os.fdopen(handle, "wb") as out:

@@ -18,7 +18,7 @@ anything else is an internal compiler error.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .diagnostics import CompileError, Coord, Diagnostics, nesting_guard
@@ -28,6 +28,7 @@ from .frontend.language import DEFAULT_HLSL_VERSION, DEFAULT_SHADER_MODEL, Langu
 from .frontend.parser import Parser
 from .frontend.preprocess import preprocess
 from .frontend.sema import Program, check
+from .ir.clone import clone_module
 from .ir.core import Module
 from .ir.lower.from_ast import lower
 from .ir.verify import verify
@@ -155,6 +156,25 @@ def compile_program(program: Program, options: Options, diagnostics: Diagnostics
         after_pass("lower", module)
     passes = middle_end_passes(module.function.wave_size, diagnostics)
     return run_passes(module, passes, options, diagnostics, after_pass)
+
+
+def compile_program_waves(program: Program, options: Options, diagnostics: Diagnostics,
+                          sizes: tuple[int, ...]) -> dict[int, Module]:
+    """``compile_program`` for each wave size in ``sizes`` (``shc regs``): lowering and the passes
+    before ``LowerWaveOps``, which read nothing of the wave size, run once; each size goes on
+    from its own copy of that module (``ir/clone.py``). A ``[WaveSize(n)]`` kernel gives n only."""
+    if program.wave_size:
+        sizes = (program.wave_size,)
+    module = lower_program(program, replace(options, wave_size=sizes[0]), diagnostics)
+    passes = middle_end_passes(module.function.wave_size, diagnostics)
+    shared = next(index for index, each in enumerate(passes) if isinstance(each, LowerWaveOps))
+    run_passes(module, passes[:shared], options, diagnostics)
+    modules = {}
+    for size in sizes:
+        own = module if size == sizes[-1] else clone_module(module)
+        own.function.wave_size = size
+        modules[size] = run_passes(own, middle_end_passes(size, diagnostics)[shared:], options, diagnostics)
+    return modules
 
 
 def compile_file(path: str, options: Options, diagnostics: Diagnostics,

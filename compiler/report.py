@@ -1,7 +1,7 @@
 """The register report (``shc regs``): registers, occupancy and hot lines per wave size.
 
-The front end runs once; for each wave size the checked program is lowered and
-optimised on its own (wave ops lower differently), the RDNA2 back end allocates
+The front end, lowering and the passes before wave-op lowering run once; from there each
+wave size is optimised on its own copy (wave ops lower differently), the RDNA2 back end allocates
 registers, and the occupancy comes from the device table applied to shc's own counts.
 The hot lines come from the liveness pass: the source lines where the most VGPR values
 are alive. LLVM's AMDGPU backend compiles the same kernel in a child process as a
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .backend.amdgcn.check import LlvmFailure, LlvmFigures, cross_check
 from .backend.rdna2.listing import Listing, render_listing
 from .diagnostics import Diagnostics, display_path
 from .ir.core import Module
-from .pipeline import Options, check_source, compile_program
+from .pipeline import Options, check_source, compile_program_waves
 from .machine.rdna2 import next_step_vgprs
 
 
@@ -101,10 +101,7 @@ def build_report(text: str, filename: str, options: Options, diagnostics: Diagno
     """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both;
     ``llvm_demand`` also searches LLVM's spill-free VGPR minimum (several LLVM compiles)."""
     program = check_source(text, filename, options, diagnostics)
-    modules: dict[int, Module] = {}
-    for size in (program.wave_size,) if program.wave_size else (32, 64):  # [WaveSize(n)]: n only
-        module = compile_program(program, replace(options, wave_size=size), diagnostics)
-        modules[module.function.wave_size] = module
+    modules: dict[int, Module] = compile_program_waves(program, options, diagnostics, (32, 64))  # [WaveSize(n)]: n
     reports = {}
     for size, module in modules.items():
         demand = module.analyses["liveness"]

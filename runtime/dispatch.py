@@ -43,9 +43,9 @@ import numpy as np
 
 from ..compiler.machine.abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, HISTORY_SITES, STAT_COUNTERS, Status
 from .driver import ERR_DIVERGENT, ERR_MISMATCH, ERR_NONE, ERR_PARTIAL, ERR_STOPPED
+from .layout import DEFAULT_TIMEOUT
 from .stats import DispatchStats
 
-DEFAULT_TIMEOUT = 10.0
 POLL_SECONDS = 0.25  # how often the waiting thread looks at the clock and for Ctrl-C
 MAX_GROUPS_PER_DIMENSION = 65535  # D3D12's limit
 MAX_GROUPS = 2 ** 31 - 2 ** 16  # the scheduler counts groups in an int32

@@ -1,13 +1,16 @@
-"""The LLVM side of the runtime: host code generation, one MCJIT engine per kernel, the disk cache.
+"""The LLVM side of the runtime: host code generation, loading the code, the disk cache.
 
     obj = compile_object(llvm_ir, "shc_wave")   # kernel + scheduler, optimised, as an object file
-    code = LoadedCode(obj, "shc_wave")          # an MCJIT engine holding it; code.run_groups(...)
+    code = LoadedCode(obj, "shc_wave")          # the object in memory; code.run_groups(...)
 
 ``compile_object`` links the code generator's module with the native group
 scheduler (``driver.py``), verifies it, optimises it with LLVM's new pass
-manager at O2 for the host CPU and emits an object file. ``LoadedCode`` loads
-such an object into its own engine (``ExecutionEngine.add_object_file``), so a
-kernel taken from the disk cache never runs LLVM's code generator.
+manager at O2 for the host CPU and emits an object file. ``LoadedCode`` places
+such an object in memory with ``object_loader.py`` (on Linux x86-64; anything that
+loader does not take goes into its own MCJIT engine, ``ExecutionEngine.add_object_file``),
+so a kernel taken from the disk cache never runs LLVM's code generator, and on Linux
+the process never loads LLVM at all: the cache key describes the host without it
+(``host_description``).
 
 The disk cache (``KernelCache``) follows numba's: an index file per *source key*
 (the source text and name, entry, defines, include directories, wave size, shc
@@ -45,6 +48,7 @@ from ..compiler.diagnostics import source_unchanged
 from ..compiler.cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
+from .object_loader import load_object
 
 CACHE_FORMAT = 2  # bump when what the cache stores changes shape
 
@@ -98,6 +102,52 @@ def target_description() -> str:
     return f"llvm {version}; {llvm.get_process_triple()}; {llvm.get_host_cpu_name()}; {_host_features()}"
 
 
+# The fields of /proc/cpuinfo's first processor that say which CPU this is and what it can
+# run: LLVM's host CPU name and features come from the same cpuid bits (and the kernel's
+# view of which register states it saves).
+CPU_FIELDS = ("vendor_id", "cpu family", "model", "model name", "stepping", "flags")
+CPUINFO = "/proc/cpuinfo"
+
+
+def host_description() -> str:
+    """What a cached object depends on besides the source, found without loading LLVM where it
+    can be: llvmlite's version and its library's name, size and time stamp, the machine, and
+    the CPU as /proc/cpuinfo describes it; elsewhere (no such file, or not those fields)
+    ``target_description`` asks LLVM."""
+    with _LOCK:
+        if "host" not in _STATE:
+            _STATE["host"] = _described_without_llvm() or target_description()
+        return _STATE["host"]
+
+
+def _described_without_llvm() -> str | None:
+    import importlib.util
+
+    import llvmlite
+
+    try:
+        with open(CPUINFO, encoding="utf-8", errors="replace") as cpuinfo:
+            fields = {}
+            for line in cpuinfo:
+                if not line.strip():
+                    break
+                name, _, value = line.partition(":")
+                fields[name.strip()] = value.strip()
+    except OSError:
+        return None
+    spec = importlib.util.find_spec("llvmlite.binding")
+    if spec is None or not spec.submodule_search_locations or not all(name in fields for name in CPU_FIELDS):
+        return None
+    folder = spec.submodule_search_locations[0]
+    libraries = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith("libllvmlite"):
+            info = os.stat(os.path.join(folder, name))
+            libraries.append(f"{name} {info.st_size} {info.st_mtime_ns}")
+    cpu = "; ".join(f"{name}: {fields[name]}" for name in CPU_FIELDS)
+    return f"llvmlite {llvmlite.__version__} ({', '.join(libraries)}); {os.uname().machine}; {cpu}"
+
+
 def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", plan: tuple[int, bool] = (2, False)) -> bytes:
     """The kernel's module linked with the scheduler, verified, optimised as ``plan`` says
     (``host.jit.code_plan``: the level, and whether the short pipeline and the fast code
@@ -130,21 +180,31 @@ WAVE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
 
 
 class LoadedCode:
-    """An object file loaded into its own MCJIT engine; keeps the engine alive."""
+    """An object file in memory: placed by ``object_loader`` (no LLVM in the process), or, for
+    an object that loader does not take or with ``use_llvm``, by its own MCJIT engine.
+    Keeps the memory (or the engine) alive; ``loader`` says which ("shc" or "mcjit")."""
 
-    def __init__(self, obj: bytes, wave_entry: str = "shc_wave"):
-        llvm = _llvm()
-        with _LOCK:
-            self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine())
-            self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
-            self._engine.finalize_object()
-            run_address = self._engine.get_function_address(DRIVER_ENTRY)
-            wave_address = self._engine.get_function_address(wave_entry)
+    def __init__(self, obj: bytes, wave_entry: str = "shc_wave", use_llvm: bool = False):
+        image = None if use_llvm else load_object(obj, (DRIVER_ENTRY, wave_entry))
+        if image is not None:
+            self._image, self.loader = image, "shc"
+            run_address, wave_address = image.addresses
+        else:
+            self.loader = "mcjit"
+            run_address, wave_address = self._mcjit(obj, wave_entry)
         if not run_address or not wave_address:
             raise JitError(f"the object has no '{DRIVER_ENTRY}' or '{wave_entry}' function")
         # ctypes releases the GIL around foreign calls: workers run in parallel.
         self.run_groups = RUN_GROUPS(run_address)
         self.wave = WAVE(wave_address)
+
+    def _mcjit(self, obj: bytes, wave_entry: str) -> tuple[int, int]:
+        llvm = _llvm()
+        with _LOCK:
+            self._engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine())
+            self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            self._engine.finalize_object()
+            return self._engine.get_function_address(DRIVER_ENTRY), self._engine.get_function_address(wave_entry)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Kernels from Python: ``shc.compile``, ``shc.compile_file``, ``Kernel`` and ``Sampler``.
+"""Kernels from Python: ``shc.compile``, ``shc.compile_file`` and ``Kernel`` (``shc.Sampler``: ``resources.py``).
 
     k = shc.compile(source, entry="main", defines={"N": "4"}, include_dirs=None, wave_size=32)
     k.numthreads, k.bindings, k.ir, k.listing
@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..compiler.diagnostics import CompileError, Coord, Diagnostics, RecordingSources, SourceCache, nesting_guard, read_source
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.ir.lower import globals as G
+from ..compiler.ir.lower import memory_layout as M
 from . import jit
-from .dispatch import DEFAULT_TIMEOUT, DispatchResult
-from .layout import BindingError, CBufferField, CBufferLayout, numpy_dtype
-from .resources import Sampler, bind, binding_category
+from .layout import DEFAULT_TIMEOUT, BindingError, CBufferField, CBufferLayout, numpy_dtype
 
-__all__ = ["BindingError", "BindingInfo", "Kernel", "KernelCompileError", "KernelInfo", "Sampler",
-           "compile", "compile_file"]
+if TYPE_CHECKING:
+    from .dispatch import DispatchResult
+
+# What only a dispatch needs (binding, the dispatch itself: ``resources.py``, ``dispatch.py``)
+# is imported by the first one, so that loading a kernel from the cache does not pay for it.
+__all__ = ["BindingError", "BindingInfo", "Kernel", "KernelCompileError", "KernelInfo", "compile", "compile_file"]
 
 SOURCE_NAME = "<source>"
 
@@ -66,6 +68,8 @@ class BindingInfo:
     @property
     def dtype(self):
         """The NumPy dtype of one element (buffers), e.g. a structured dtype for a struct."""
+        from .resources import binding_category
+
         if self.element is None or binding_category(self.kind) != "buffer":
             return None
         return numpy_dtype(self.element)
@@ -182,7 +186,7 @@ def type_to_dict(t: T.Type | None) -> dict | None:
             return {"t": "vector", "element": type_to_dict(t.element), "size": t.size}
         case T.MatrixType():
             return {"t": "matrix", "element": type_to_dict(t.element), "rows": t.rows, "cols": t.cols}
-        case G.StoredMatrix():
+        case M.StoredMatrix():
             return {"t": "stored matrix", "matrix": type_to_dict(t.matrix), "row_major": t.row_major}
         case T.ArrayType():
             return {"t": "array", "element": type_to_dict(t.element), "size": t.size}
@@ -215,7 +219,7 @@ def type_from_dict(data: dict | None) -> T.Type | None:
         case {"t": "stored matrix", "matrix": matrix, "row_major": bool(row_major)}:
             stored = type_from_dict(matrix)
             if isinstance(stored, T.MatrixType):
-                return G.StoredMatrix(stored, row_major)
+                return M.StoredMatrix(stored, row_major)
         case {"t": "array", "element": element, "size": size} if size is None or _of(int, size) >= 0:
             return T.ArrayType(_required(type_from_dict(element)), size)
         case {"t": "struct", "name": str(name), "fields": list(fields)}:
@@ -379,6 +383,7 @@ class Kernel:
         run groups (default: the cores).
         """
         from . import dispatch as runner
+        from .resources import bind
 
         values = dict(bindings or {})
         twice = sorted(set(values) & set(named))
@@ -389,7 +394,7 @@ class Kernel:
         code = self._loaded()
         stats = runner.run(self.info, code, groups, table, timeout=timeout, threads=threads)
         table.write_back()
-        return DispatchResult(stats)
+        return runner.DispatchResult(stats)
 
     def _loaded(self) -> jit.LoadedCode:
         if self._code is None:
@@ -458,7 +463,7 @@ def _compile(source: _Source) -> Kernel:
 
 def _cache_key(source: _Source, level: int) -> str:
     return jit.digest("shc-kernel", __version__, jit.compiler_fingerprint(), jit.CACHE_FORMAT,
-                      jit.target_description(), level,
+                      jit.host_description(), level,
                       source.text, source.filename, os.path.abspath(source.filename),
                       source.entry, source.defines, [os.path.abspath(d) for d in source.include_dirs],
                       source.wave_size, source.hlsl_version)

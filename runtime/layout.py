@@ -1,6 +1,6 @@
 """HLSL memory layouts seen from NumPy: structured dtypes and constant-buffer packing.
 
-Two layouts, both chosen by AST lowering (``compiler/ir/lower_globals.py``):
+Two layouts, both chosen by AST lowering (``compiler/ir/lower/memory_layout.py``):
 
 - **tight** (structured buffers, groupshared): natural alignment, no padding
   beyond it. ``numpy_dtype(t)`` is the NumPy dtype of one element laid out so:
@@ -14,7 +14,7 @@ Two layouts, both chosen by AST lowering (``compiler/ir/lower_globals.py``):
   kernel reads, with lowering's own ``cbuffer_size``/``cbuffer_offsets``.
 
 Matrices are ``(..., rows, cols)`` arrays in HLSL's logical order, whatever their
-memory holds. Memory follows AST lowering (``lower_globals.StoredMatrix``, DXC's
+memory holds. Memory follows AST lowering (``memory_layout.StoredMatrix``, DXC's
 layouts): column_major unless a cbuffer member or a struct field says ``row_major``
 (``StructuredBuffer<row_major float4x4>`` is column_major, as in DXC). In a constant
 buffer each stored vector (a column, or a row when row_major) is one 16-byte row;
@@ -30,11 +30,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.ir.lower import globals as G
+from ..compiler.ir.lower import memory_layout as M
 
 
 # dispatch()'s own keyword options: a shader name equal to one is given in the bindings mapping.
 DISPATCH_OPTIONS = ("timeout", "threads")
+DEFAULT_TIMEOUT = 10.0  # seconds: the watchdog's, unless dispatch() is given a timeout
 
 class BindingError(TypeError):
     """A dispatch argument is missing, has the wrong dtype or shape, or names nothing."""
@@ -63,7 +64,7 @@ def numpy_dtype(t: T.Type) -> np.dtype:
         return np.dtype((scalar_dtype(t.element), (t.size,)))
     if isinstance(t, T.MatrixType):
         return np.dtype((scalar_dtype(t.element), (t.rows, t.cols)))
-    if isinstance(t, G.StoredMatrix):  # memory order: (stored vectors, components)
+    if isinstance(t, M.StoredMatrix):  # memory order: (stored vectors, components)
         return np.dtype((scalar_dtype(t.element), (t.vectors, t.length)))
     if isinstance(t, T.ArrayType):
         return np.dtype((numpy_dtype(t.element), (t.size or 0,)))
@@ -71,8 +72,8 @@ def numpy_dtype(t: T.Type) -> np.dtype:
         return np.dtype({
             "names": [name for name, _ in t.fields],
             "formats": [numpy_dtype(field_type) for _, field_type in t.fields],
-            "offsets": G.tight_offsets(t),
-            "itemsize": G.tight_size(t),
+            "offsets": M.tight_offsets(t),
+            "itemsize": M.tight_size(t),
         })
     raise BindingError(f"type '{t}' has no NumPy layout")
 
@@ -89,7 +90,7 @@ def element_shape(t: T.Type) -> tuple[np.dtype, tuple[int, ...]]:
         return scalar_dtype(t.element), (t.size,)
     if isinstance(t, T.MatrixType):
         return scalar_dtype(t.element), (t.rows, t.cols)
-    if isinstance(t, G.StoredMatrix):
+    if isinstance(t, M.StoredMatrix):
         return scalar_dtype(t.element), (t.vectors, t.length)
     return numpy_dtype(t), ()
 
@@ -97,18 +98,19 @@ def element_shape(t: T.Type) -> tuple[np.dtype, tuple[int, ...]]:
 def matrix_orientations(program) -> dict[tuple[str, str], bool]:
     """The struct fields that name a matrix orientation: (struct, field) -> row_major."""
     from ..compiler.diagnostics import Diagnostics
+    from ..compiler.ir.lower import globals as G
 
     return G.layout_globals(program, set(), Diagnostics()).orientations
 
 
 def memory_type(element: T.Type, orientations: dict[tuple[str, str], bool]) -> T.Type:
     """A structured buffer's element as memory holds it: lowering's ``Globals.stored``."""
-    return G.Globals(orientations=dict(orientations)).stored(element)
+    return M.stored_type(element, orientations)
 
 
 def transposes(stored: T.Type) -> bool:
     """Whether memory holds some matrix of ``stored`` transposed (column_major, not 1xN or Nx1)."""
-    if isinstance(stored, G.StoredMatrix):
+    if isinstance(stored, M.StoredMatrix):
         return not stored.row_major and stored.matrix.rows > 1 and stored.matrix.cols > 1
     if isinstance(stored, T.ArrayType):
         return transposes(stored.element)
@@ -137,7 +139,7 @@ def _between(memory: np.ndarray, logical: np.ndarray, stored: T.Type, into_memor
         return
     if isinstance(stored, T.ArrayType):  # its axis is already part of both arrays
         return _between(memory, logical, stored.element, into_memory)
-    if isinstance(stored, G.StoredMatrix) and not stored.row_major:
+    if isinstance(stored, M.StoredMatrix) and not stored.row_major:
         if into_memory:
             memory[...] = np.swapaxes(logical, -1, -2)
         else:
@@ -169,8 +171,8 @@ class CBufferLayout:
 
     @property
     def size(self) -> int:
-        end = max((f.offset + G.cbuffer_size(f.stored) for f in self.fields), default=0)
-        return G.round_up(max(end, 16), 16)
+        end = max((f.offset + M.cbuffer_size(f.stored) for f in self.fields), default=0)
+        return M.round_up(max(end, 16), 16)
 
 
 def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str, CBufferLayout]:
@@ -180,6 +182,7 @@ def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str,
     instructions start at: a member none of them falls in is not required.
     """
     from ..compiler.diagnostics import Diagnostics
+    from ..compiler.ir.lower import globals as G
     from ..compiler.ir.lower.scan import ProgramScan
 
     laid_out = G.layout_globals(program, ProgramScan(program).used, Diagnostics())
@@ -190,7 +193,7 @@ def cbuffer_layouts(program, bindings, loads: dict[str, list[int]]) -> dict[str,
             continue
         member_type = decl.type  # ConstantBuffer<S> name: sema types it as S, at offset 0
         stored = laid_out.stored(member_type, G.row_major(decl))
-        size = G.cbuffer_size(stored)
+        size = M.cbuffer_size(stored)
         read = any(offset <= start < offset + max(size, 1) for start in loads.get(buffer, []))
         layouts.setdefault(buffer, CBufferLayout(buffer)).fields.append(
             CBufferField(decl.name, offset, member_type, stored, read))
@@ -226,16 +229,16 @@ def _pack(data: bytearray, offset: int, t: T.Type, stored: T.Type, value, where:
         matrix = _numbers(value, scalar_dtype(t.element), (t.rows, t.cols), where, t)
         vectors = matrix if stored.row_major else matrix.T
         for index in range(stored.vectors):  # each stored vector is one 16-byte row
-            _put(data, offset + index * G.ROW, vectors[index])
+            _put(data, offset + index * M.ROW, vectors[index])
     elif isinstance(t, T.ArrayType):
         items = _sequence(value, t.size, where, t)
         for index, item in enumerate(items):
-            _pack(data, offset + index * G.cbuffer_stride(stored), t.element, stored.element, item,
+            _pack(data, offset + index * M.cbuffer_stride(stored), t.element, stored.element, item,
                   f"{where}[{index}]")
     elif isinstance(t, T.StructType):
         members = _struct_members(value, t, where)
         for (name, field_type), (_, field_stored), field_offset in zip(t.fields, stored.fields,
-                                                                     G.cbuffer_offsets(stored)):
+                                                                     M.cbuffer_offsets(stored)):
             _pack(data, offset + field_offset, field_type, field_stored, members[name], f"{where}.{name}")
     else:
         raise BindingError(f"'{where}': type '{t}' cannot be set from Python")

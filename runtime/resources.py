@@ -32,6 +32,7 @@ import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
 from ..compiler.machine.abi import COMPARISONS, META_COMPARISON, META_FIELDS, META_INTS, ResourceKind
+from ..compiler.machine.sampling import ADDRESS_MODES
 from .layout import (DISPATCH_OPTIONS, BindingError, CBufferLayout, element_shape, from_memory, memory_type,
                      numpy_dtype, pack_cbuffer, to_memory, transposes)
 from .textures import Texture, base_kind, bind_texture, texel_dtype
@@ -42,7 +43,7 @@ _META = {name: index for index, name in enumerate(META_FIELDS)}
 _META["array_count"] = 9  # host.META_ARRAY_COUNT: an unbounded resource array's length, in its first slot
 _META["comparison"] = META_COMPARISON
 _FILTERS = {"point": 0, "linear": 1}
-_ADDRESSES = {"clamp": 0, "wrap": 1, "mirror": 2, "border": 3}
+_ADDRESSES = ADDRESS_MODES  # the numbers the JIT and the simulators read
 _ALIGN = 16
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
+from ..compiler.machine.texels import FLOAT_FORMATS, INTEGER_FORMATS
+from ..compiler.machine.texels import decode as _decode, encode as _encode
 from .layout import BindingError
 
 # Axes before the channel axis, by kind (without the RW prefix).
@@ -35,9 +37,7 @@ _AXES = {
     "Texture3D": ("D", "H", "W"),
     "TextureCube": ("6", "H", "W"), "TextureCubeArray": ("S", "H", "W"),
 }
-_FLOAT_FORMATS = {np.dtype(np.float32): None, np.dtype(np.float16): None,
-                  np.dtype(np.uint8): 255.0, np.dtype(np.uint16): 65535.0}
-_INTEGER_FORMATS = tuple(np.dtype(d) for d in (np.uint32, np.int32, np.uint16, np.int16, np.uint8, np.int8))
+_FLOAT_FORMATS, _INTEGER_FORMATS = FLOAT_FORMATS, INTEGER_FORMATS  # compiler/machine/texels.py
 
 
 def base_kind(kind: str) -> str:
@@ -186,25 +186,3 @@ def _check_faces(name: str, kind: str, shape: tuple[int, int, int]) -> None:
         raise BindingError(f"texture '{name}' ({kind}): a cube array is (6 * cubes, H, W, C), got {depth} faces")
     if min(shape) < 1:
         raise BindingError(f"texture '{name}' ({kind}): a texture needs at least one texel, got {shape}")
-
-
-def _decode(values: np.ndarray, texel: np.dtype, scale: float | None) -> np.ndarray:
-    """(n, C) caller values as (n, 4) texels; missing channels are (0, 0, 0, 1)."""
-    out = np.zeros((values.shape[0], 4), dtype=texel)
-    out[:, 3] = 1
-    if scale is not None:
-        out[:, :values.shape[1]] = values.astype(np.float32) / np.float32(scale)
-    else:
-        out[:, :values.shape[1]] = values.astype(texel)
-    return out
-
-
-def _encode(values: np.ndarray, dtype: np.dtype, scale: float | None) -> np.ndarray:
-    if scale is not None:
-        clean = np.nan_to_num(values.astype(np.float32), nan=0.0)
-        return np.rint(np.clip(clean, 0.0, 1.0) * np.float32(scale)).astype(dtype)
-    if dtype.kind in "iu" and values.dtype.kind in "iu" and dtype.itemsize < 4:
-        info = np.iinfo(dtype)
-        return np.clip(values.astype(np.int64), info.min, info.max).astype(dtype)
-    with np.errstate(all="ignore"):
-        return values.astype(dtype)

@@ -1,15 +1,15 @@
 //==============================================================================================
 // scan.hlsl -- exclusive prefix sum of uint32 values, as a reduce-then-scan over tiles
 //
-// A tile is ROWS rows of 256 uint4s: one group's 256 threads, lane t of a group owning uint4 t
-// of each row (four consecutive values), so a wave reads and writes back-to-back uint4s. A
-// row is scanned in three steps: each thread scans its own four values; the waves scan the
-// threads' totals with WavePrefixSum; the waves' totals go through groupshared memory (one
-// barrier) and each thread adds those of the waves before its own. The rows of a tile are
-// scanned one after the other, each starting from the total of the rows before; the waves'
-// totals alternate between two halves of groupshared memory, so that a row's writes cannot
-// overtake the previous row's reads and one barrier per row is enough. A group does ROWS rows
-// so that the cost of starting a group is paid once per 4 * 256 * ROWS values.
+// A tile is GROUP_SIZE * ROWS uint4s, one group's. Each wave of the group owns a contiguous
+// segment of it, ROWS rows of one uint4 per lane, which it reads row after row: a wave's loads
+// are back to back and its segment streams from memory in order. The tile is scanned in two
+// passes over the segments: each wave sums its segment and the waves' sums go through
+// groupshared memory (the one barrier), so each wave knows where its segment starts; then each
+// wave scans its segment row by row (each thread scans its own four values, WavePrefixSum
+// scans the threads' totals, the last lane's inclusive sum starts the next row), reading the
+// tile again from the cache. A group does ROWS rows a wave so that starting a group and its
+// barrier are paid once per 4 * GROUP_SIZE * ROWS values.
 //
 // A scan of more values than one tile takes three dispatches (the caller's driver,
 // benchmarks/common_kernels.py, runs them):
@@ -18,8 +18,8 @@
 //      more than that recurses: reduce, scan, scan again);
 //   3. scan_tiles over the input with tileOffsets = that scan: each tile starts from the sum
 //      of the tiles before it.
-// The input is read twice and the output written once; no group waits for another, so the
-// groups may run in any order.
+// The input is read from memory twice (scan_tiles' second pass finds its tile in the cache) and
+// the output written once; no group waits for another, so the groups may run in any order.
 //
 // output[i] = values[0] + ... + values[i - 1] (0 for i = 0), modulo 2^32 like any uint sum:
 // numpy.cumsum of uint32 shifted by one.
@@ -36,7 +36,7 @@
 #define GROUP_SIZE 256
 #define MAX_WAVES (GROUP_SIZE / 4)              // D3D12 waves have at least 4 lanes
 #ifndef ROWS
-#define ROWS 16
+#define ROWS 32
 #endif
 
 cbuffer scanConstants : register(b0)
@@ -49,65 +49,57 @@ StructuredBuffer<uint> tileOffsets : register(t1);
 RWStructuredBuffer<uint4> output : register(u0);
 RWStructuredBuffer<uint> tileSums : register(u1);
 
-groupshared uint waveTotals[2 * MAX_WAVES];         // two halves: rows alternate
+groupshared uint waveTotals[MAX_WAVES];
 
-// The sum of `value` over the group, in every thread. Every thread of the group calls it.
-uint GroupSum(uint value, uint groupIndex)
+// The first uint4 of this thread's column in its wave's segment of tile `group` (its row r is
+// WaveGetLaneCount() uint4s further on per row). Lanes are threads in SV_GroupIndex order, so
+// wave w holds threads w * WaveGetLaneCount() and up.
+uint SegmentStart(uint group, uint groupIndex)
+{
+    uint lanes = WaveGetLaneCount();
+    return group * GROUP_SIZE * ROWS + groupIndex / lanes * lanes * ROWS + groupIndex % lanes;
+}
+
+// The sum of this thread's column of its wave's segment.
+uint ColumnSum(uint start)
+{
+    uint4 sum = 0;
+    for (uint row = 0; row < ROWS; ++row)
+    {
+        uint i = start + row * WaveGetLaneCount();
+        sum += i < vectors ? values[i] : 0;
+    }
+    return sum.x + sum.y + sum.z + sum.w;
+}
+
+// The sum of `value` over the waves before this thread's (`before`) and over the group (the
+// result), in every thread. Every thread of the group calls it, once.
+uint GroupSums(uint value, uint groupIndex, out uint before)
 {
     uint waveTotal = WaveActiveSum(value);
+    uint waveIndex = groupIndex / WaveGetLaneCount();
     if (WaveIsFirstLane())
     {
-        waveTotals[groupIndex / WaveGetLaneCount()] = waveTotal;
+        waveTotals[waveIndex] = waveTotal;
     }
     GroupMemoryBarrierWithGroupSync();
 
     uint total = 0;
-    for (uint w = 0; w < GROUP_SIZE / WaveGetLaneCount(); ++w)
+    before = 0;
+    for (uint w = 0; w < GROUP_SIZE / WaveGetLaneCount(); ++w)    // a wave-uniform loop
     {
-        total += waveTotals[w];
-    }
-    return total;
-}
-
-// The sum of `value` over the threads before this one (SV_GroupIndex order), and in `total`
-// the sum over the group, through half number `side` (0 or 1) of waveTotals. Every thread of the
-// group calls it: lanes are threads in SV_GroupIndex order, so wave w holds threads
-// w * WaveGetLaneCount() and up.
-uint GroupExclusiveSum(uint value, uint groupIndex, uint side, out uint total)
-{
-    uint inWave = WavePrefixSum(value);
-    uint waveTotal = WaveActiveSum(value);
-    uint waveIndex = groupIndex / WaveGetLaneCount();
-    uint first = side * MAX_WAVES;
-    if (WaveIsFirstLane())
-    {
-        waveTotals[first + waveIndex] = waveTotal;
-    }
-    GroupMemoryBarrierWithGroupSync();
-
-    uint waveOffset = 0;                        // a wave-uniform loop over every wave
-    total = 0;
-    for (uint w = 0; w < GROUP_SIZE / WaveGetLaneCount(); ++w)
-    {
-        uint t = waveTotals[first + w];
-        waveOffset += w < waveIndex ? t : 0;
+        uint t = waveTotals[w];
+        before += w < waveIndex ? t : 0;
         total += t;
     }
-    return waveOffset + inWave;
+    return total;
 }
 
 [numthreads(GROUP_SIZE, 1, 1)]
 void reduce_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 {
-    uint first = groupId.x * GROUP_SIZE * ROWS + groupIndex;
-    uint sum = 0;
-    for (uint row = 0; row < ROWS; ++row)
-    {
-        uint i = first + row * GROUP_SIZE;
-        uint4 v = i < vectors ? values[i] : 0;
-        sum += v.x + v.y + v.z + v.w;
-    }
-    uint tileSum = GroupSum(sum, groupIndex);
+    uint before;
+    uint tileSum = GroupSums(ColumnSum(SegmentStart(groupId.x, groupIndex)), groupIndex, before);
     if (groupIndex == 0)
     {
         tileSums[groupId.x] = tileSum;
@@ -117,11 +109,14 @@ void reduce_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 [numthreads(GROUP_SIZE, 1, 1)]
 void scan_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 {
-    uint first = groupId.x * GROUP_SIZE * ROWS + groupIndex;
-    uint rowStart = tileOffsets[groupId.x];     // the sum of everything before this row
+    uint lanes = WaveGetLaneCount();
+    uint start = SegmentStart(groupId.x, groupIndex);
+    uint wavesBefore;
+    GroupSums(ColumnSum(start), groupIndex, wavesBefore);
+    uint rowStart = WaveReadLaneFirst(tileOffsets[groupId.x] + wavesBefore);   // the sum before this row
     for (uint row = 0; row < ROWS; ++row)
     {
-        uint i = first + row * GROUP_SIZE;
+        uint i = start + row * lanes;
         uint4 v = i < vectors ? values[i] : 0;
 
         uint4 inclusive;                        // this thread's own four values, scanned
@@ -130,12 +125,11 @@ void scan_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
         inclusive.z = inclusive.y + v.z;
         inclusive.w = inclusive.z + v.w;
 
-        uint rowTotal;
-        uint before = rowStart + GroupExclusiveSum(inclusive.w, groupIndex, row & 1, rowTotal);
+        uint before = rowStart + WavePrefixSum(inclusive.w);
         if (i < vectors)
         {
             output[i] = before + uint4(0, inclusive.xyz);
         }
-        rowStart += rowTotal;
+        rowStart = WaveReadLaneAt(before + inclusive.w, lanes - 1);
     }
 }

@@ -130,7 +130,9 @@ class _Files:
         if starts is None:
             # pcpp counts lexpos in its own normalised copy of the text.
             text = _normalise(self._texts.get(key, ""))
-            starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+            starts = [0]
+            for line in text.split("\n")[:-1]:  # each line and its newline
+                starts.append(starts[-1] + len(line) + 1)
             self._starts[key] = starts
         return starts
 
@@ -167,10 +169,11 @@ class _Preprocessor(pcpp.Preprocessor):
     # -- positions ----------------------------------------------------------
     def coord_of(self, tok) -> Coord:
         """The source position of a token pcpp read from a file (or from -D)."""
-        if not tok.source:
-            return Coord("<command line>", 1, 1)
         source = tok.source
-        path, line = remap_line(self.line_remaps.get(source, []), source, tok.lineno)
+        if not source:
+            return Coord("<command line>", 1, 1)
+        remaps = self.line_remaps.get(source)
+        path, line = remap_line(remaps, source, tok.lineno) if remaps else (source, tok.lineno)
         return Coord(self.files.name(path), line, self.files.column(source, tok.lexpos))
 
     def line_coord(self, source: str, line: int, word: str | None = None) -> Coord:
@@ -564,6 +567,14 @@ def _collect(pre: _Preprocessor, filename: str) -> Preprocessed:
                 pre.diagnostics.expansions.setdefault(site, (tok.expanded_from[-1], definition))
         else:
             coord, expanded = pre.coord_of(tok), False
+        if "\n" not in value:  # most tokens: a piece of the current output line
+            if value:
+                out.lines[-1].append(Segment(out_col, coord, expanded))
+                chunks.append(value)
+                out_col += len(value)
+            if not expanded:
+                site = Coord(coord.file, coord.line, coord.col + len(value))
+            continue
         pieces = value.split("\n")
         for number, piece in enumerate(pieces):
             if number > 0:

@@ -99,6 +99,8 @@ class ExpansionSizes:
         Raises ``LimitExceeded`` at the macro use that nests too deeply, expands to more
         than ``MAX_EXPANSION_TOKENS`` or takes the output past ``room``.
         """
+        if len(tokens) <= room and not any(tok.type == self.t_ID and tok.value in self.macros for tok in tokens):
+            return len(tokens)  # no macro used (most lines): the tokens stay as they are
         return self._scan(tokens, frozenset(), 0, room)
 
     def _scan(self, items: list, active: frozenset, depth: int, room: int | None = None) -> int:

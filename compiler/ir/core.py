@@ -10,6 +10,7 @@ came from, so the register report can name source lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Iterator
 
 from ..diagnostics import UNKNOWN, Coord
@@ -105,8 +106,7 @@ class Function:
         return self.blocks[0]
 
     def instructions(self) -> Iterator[Inst]:
-        for block in self.blocks:
-            yield from block.insts
+        return chain.from_iterable(block.insts for block in self.blocks)  # (asked for by every pass, often)
 
     def predecessors(self) -> dict[Block, list[Block]]:
         preds: dict[Block, list[Block]] = {block: [] for block in self.blocks}

@@ -111,6 +111,7 @@ class RegisterDemand:
     stamp: tuple = ()  # the function this was computed for (``function_stamp``)
     fixed_vgpr_parts: dict[str, int] = field(default_factory=dict)
     fixed_sgpr_parts: dict[str, int] = field(default_factory=dict)
+    exec_masks: dict[Block, int] = field(default_factory=dict)  # SGPRs of saved exec masks live in each block
 
     @property
     def fixed_vgprs(self) -> int:
@@ -198,7 +199,7 @@ def _stale(function: Function, info: UniformityInfo) -> bool:
 
 def _is_value(inst: Inst) -> bool:
     """Whether ``inst`` defines a value that may occupy registers (constants never do)."""
-    return inst.type != T.VOID and inst.op is not Op.CONST
+    return inst.type.__class__ is not T.VoidType and inst.op is not Op.CONST  # (as != T.VOID, without __eq__)
 
 
 def analyze(module: Module, info: UniformityInfo) -> RegisterDemand:
@@ -207,57 +208,84 @@ def analyze(module: Module, info: UniformityInfo) -> RegisterDemand:
     banks = _register_banks(module, info)
     value_regs = {value: _size(value.type, bank, info.level(value) == LANE, wave)
                   for value, bank in banks.items()}
-    live_out = _live_out_sets(function)
+    live_out = {block: frozenset(values) for block, values in _live_out_sets(function).items()}
     exec_masks = _exec_masks(function, info, wave)
-
     per_inst: dict[Inst, InstDemand] = {}
-    live_in: dict[Block, frozenset[Inst]] = {}
-    for block in function.blocks:
-        live = set(live_out[block])
-        total = sum((value_regs[v] for v in live), Regs())
-        for inst in reversed(block.insts):
-            defined = value_regs.get(inst)
-            if defined is not None and inst in live:
-                live.discard(inst)
-                total -= defined
-            across, in_use = total, set(live)
-            killed = Regs()
-            if inst.op is not Op.PHI:  # a phi's operands are live-out of the incoming blocks
-                for operand in inst.operands:
-                    if operand in value_regs and operand not in live:
-                        live.add(operand)
-                        in_use.add(operand)
-                        total += value_regs[operand]
-                        killed += value_regs[operand]
-            if defined is not None:
-                in_use.add(inst)
-            written = defined or Regs()
-            masks = exec_masks.get(block, 0)
-            per_inst[inst] = InstDemand(
-                across.vgprs + max(written.vgprs, killed.vgprs),
-                across.sgprs + max(written.sgprs, killed.sgprs) + masks, masks, frozenset(in_use))
-        live_in[block] = frozenset(live)
+    live_in = {block: _walk_block(block, live_out[block], value_regs, exec_masks.get(block, 0), per_inst)
+               for block in function.blocks}
+    return _demand(module, per_inst, value_regs, live_in, live_out, exec_masks)
 
+
+def reanalyze(module: Module, demand: RegisterDemand, blocks: list[Block]) -> RegisterDemand:
+    """``analyze`` again after the instructions of ``blocks`` were reordered and nothing else
+    changed (the schedule pass): the values, their registers and every block's live-in and
+    live-out sets stay as they were, so only ``blocks`` are walked again."""
+    per_inst = dict(demand.per_inst)
+    for block in blocks:
+        _walk_block(block, demand.live_out[block], demand.value_regs, demand.exec_masks.get(block, 0), per_inst)
+    return _demand(module, per_inst, demand.value_regs, demand.live_in, demand.live_out, demand.exec_masks)
+
+
+def _walk_block(block: Block, live_out: frozenset[Inst], value_regs: dict[Inst, Regs], masks: int,
+                per_inst: dict[Inst, InstDemand]) -> frozenset[Inst]:
+    """Walk ``block`` backwards from its live-out set, recording each instruction's demand in
+    ``per_inst``; the block's live-in set. (The counts are plain ints: this runs for every
+    instruction, and often: the schedule pass analyses again after each change.)"""
+    live = set(live_out)
+    vgprs = sum(value_regs[v].vgprs for v in live)  # held across the instruction being visited
+    sgprs = sum(value_regs[v].sgprs for v in live)
+    nothing = Regs()
+    for inst in reversed(block.insts):
+        defined = value_regs.get(inst)
+        if defined is not None and inst in live:
+            live.discard(inst)
+            vgprs -= defined.vgprs
+            sgprs -= defined.sgprs
+        in_use = set(live)
+        killed_vgprs = killed_sgprs = 0  # operands read for the last time
+        if inst.op is not Op.PHI:  # a phi's operands are live-out of the incoming blocks
+            for operand in inst.operands:
+                regs = value_regs.get(operand)
+                if regs is not None and operand not in live:
+                    live.add(operand)
+                    in_use.add(operand)
+                    killed_vgprs += regs.vgprs
+                    killed_sgprs += regs.sgprs
+        if defined is not None:
+            in_use.add(inst)
+        written = defined or nothing
+        per_inst[inst] = InstDemand(vgprs + max(written.vgprs, killed_vgprs),
+                                    sgprs + max(written.sgprs, killed_sgprs) + masks, masks, frozenset(in_use))
+        vgprs += killed_vgprs
+        sgprs += killed_sgprs
+    return frozenset(live)
+
+
+def _demand(module: Module, per_inst: dict[Inst, InstDemand], value_regs: dict[Inst, Regs],
+            live_in: dict[Block, frozenset[Inst]], live_out: dict[Block, frozenset[Inst]],
+            exec_masks: dict[Block, int]) -> RegisterDemand:
+    """The ``RegisterDemand`` of the function's instructions as they stand, from their demands."""
+    function = module.function
     per_inst = {inst: per_inst[inst] for inst in function.instructions()}  # program order
-    order = {inst: i for i, inst in enumerate(per_inst)}
     peak_v = max((d.vgprs for d in per_inst.values()), default=0)
     peak_s = max((d.sgprs for d in per_inst.values()), default=0)
     return RegisterDemand(
         stamp=function_stamp(function),
-        wave_size=wave,
+        wave_size=function.wave_size,
         peak_vgprs=peak_v,
         peak_sgprs=peak_s,
-        peak_vgpr_insts=sorted((i for i, d in per_inst.items() if d.vgprs == peak_v), key=order.get),
-        peak_sgpr_insts=sorted((i for i, d in per_inst.items() if d.sgprs == peak_s), key=order.get),
+        peak_vgpr_insts=[inst for inst, d in per_inst.items() if d.vgprs == peak_v],  # in program order
+        peak_sgpr_insts=[inst for inst, d in per_inst.items() if d.sgprs == peak_s],
         per_inst=per_inst,
         value_regs=value_regs,
         live_in=live_in,
-        live_out={block: frozenset(values) for block, values in live_out.items()},
+        live_out=live_out,
         names=dict(Printer(function).names),
         source_names=module.value_names,
         source_exprs=module.value_exprs,
         fixed_vgpr_parts={"thread id": _thread_id_vgprs(function)},
         fixed_sgpr_parts=_fixed_sgprs(module.bindings),
+        exec_masks=exec_masks,
     )
 
 

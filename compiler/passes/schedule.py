@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import Pass
-from .liveness import RegisterDemand, analyze, fresh_uniformity
+from .liveness import RegisterDemand, analyze, fresh_uniformity, reanalyze
 from ..ir.core import Block, Inst, Module
 from ..ir.ops import LOADS, SIDE_EFFECTS, Op
 from ..machine import rdna2 as device
@@ -55,26 +55,29 @@ class Schedule(Pass):
             return  # VGPRs do not limit occupancy
         original = {block: list(block.insts) for block in module.function.blocks}
         budget = _budget(module, before + 1) - ALLOCATION_SLACK
-        if _reschedule(module, info, demand, budget) <= budget:
+        rescheduled = _reschedule(module, demand, budget)
+        if rescheduled.vgprs <= budget:
+            module.analyses["liveness"] = rescheduled
             return
         for block, insts in original.items():  # the step is out of reach: keep the source order
             block.insts = insts
 
 
-def _reschedule(module: Module, info, demand: RegisterDemand, budget: int) -> int:
+def _reschedule(module: Module, demand: RegisterDemand, budget: int) -> RegisterDemand:
     """Reschedule the peak blocks (again, while the peak moves to new blocks) to fit ``budget``;
-    the VGPR peak reached."""
+    the demand reached. Reordering a block changes no block's live-in or live-out set, so only
+    the blocks reordered are analysed again (``reanalyze``)."""
     done: set[Block] = set()
     while True:
         blocks = [block for block in _peak_blocks(demand) if block not in done]
         if not blocks or demand.vgprs <= budget:
-            return demand.vgprs
+            return demand
         for block in blocks:
             done.add(block)
             order = schedule_block(block, demand, budget)
             if order is not None:
                 block.insts = order
-        demand = analyze(module, info)
+        demand = reanalyze(module, demand, blocks)
 
 
 def _budget(module: Module, waves: int) -> int:

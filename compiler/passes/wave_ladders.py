@@ -55,8 +55,8 @@ def dpp16_attrs(ctrl: str, bound_ctrl: bool, row_mask: int = 0xF, bank_mask: int
     return {"ctrl": ctrl, "row_mask": row_mask, "bank_mask": bank_mask, "bound_ctrl": bound_ctrl}
 
 
-def permlanex16_attrs(selects: list[int], fetch_inactive: bool = False) -> dict:
-    return {"selects": list(selects), "fetch_inactive": fetch_inactive, "bound_ctrl": False}
+def permlanex16_attrs(selects: list[int], fetch_inactive: bool = False, bound_ctrl: bool = False) -> dict:
+    return {"selects": list(selects), "fetch_inactive": fetch_inactive, "bound_ctrl": bound_ctrl}
 
 
 class Builder:
@@ -370,7 +370,8 @@ def shuffle_xor(builder: Builder, value: Inst, mask: int) -> Inst:
     if mask < ROW_SIZE:
         return builder.emit(Op.DPP16, [value, zero], type_, **dpp16_attrs(f"row_xmask:{mask}", bound_ctrl=True))
     if mask == ROW_SIZE:
-        return builder.emit(Op.PERMLANEX16, [value, zero], type_, **permlanex16_attrs(IDENTITY_SELECTS))
+        # an inactive partner reads as 0 either way; bound_ctrl says so without a zeroed old value
+        return builder.emit(Op.PERMLANEX16, [value, zero], type_, **permlanex16_attrs(IDENTITY_SELECTS, bound_ctrl=True))
     partner = builder.emit(Op.XOR, [builder.lane_index(), builder.uint(mask)], T.UINT)
     if mask < HALF_SIZE:
         address = builder.emit(Op.SHL, [partner, builder.uint(2)], T.UINT)

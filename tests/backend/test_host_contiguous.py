@@ -88,3 +88,38 @@ def test_back_to_back_accesses_are_inline_vector_accesses():
     assert re.search(r"call void @llvm\.masked\.store\.v32i32", body)
     assert re.search(r"= load <128 x float>, ptr %v\d+, align 1", body)  # float4 lanes: one load of 128 words
     assert re.search(r"store <128 x float> %v\d+, ptr %v\d+, align 1", body)
+
+
+STREAMING = """
+cbuffer Params : register(b0) { uint rows; };
+StructuredBuffer<uint4> src : register(t0);
+RWStructuredBuffer<uint4> dst : register(u0);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    uint4 sum = 0;
+    for (uint row = 0; row < rows; ++row) {      // the wave walks its rows: a stream
+        sum += src[row * NT + i];                 // the last row runs past src's end
+        dst[row * NT + i] = sum;
+    }
+    dst[rows * NT + i] = src[i] + 1;              // outside the loop: no stream
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_accesses_in_a_loop_prefetch_along_their_stream(wave_size):
+    """A back-to-back access inside a loop prefetches the lines of its access four of its
+    steps ahead (for writing when it stores); one outside loops does not. Results as ever."""
+    threads, rows = wave_size, 6
+    source = STREAMING.replace("NT", str(threads))
+    src = np.random.default_rng(rows).integers(0, 1 << 32, (rows * threads - 3, 4), dtype=np.uint32)
+    buffers = {"src": src, "dst": np.zeros(((rows + 1) * threads, 4), np.uint32)}
+    actual, expected, _ = run_both(source, wave_size, buffers, {"Params": cbuffer_bytes(rows)})
+    assert_same(actual, expected)
+    padded = np.concatenate([src, np.zeros((3, 4), np.uint32)]).reshape(rows, threads, 4)
+    assert actual["dst"][:rows * threads].tolist() == np.cumsum(padded, axis=0, dtype=np.uint32).reshape(-1, 4).tolist()
+    kernel = build_host_module(compile_hlsl(source, wave_size))
+    body = kernel.llvm_ir[kernel.llvm_ir.index(f"@{kernel.entry}("):]
+    lines = wave_size * 16 // 64  # the lines of one wave-wide uint4 access
+    assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 0, i32 3, i32 1\)", body)) == lines
+    assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 1, i32 3, i32 1\)", body)) == lines

@@ -234,3 +234,40 @@ def test_partition_intrinsics_match_interpreter(wave_size, lowered):
     actual, expected, _ = run_both(source, wave_size, inputs, module=module)
     assert_same(actual, expected)
     assert np.count_nonzero(expected["ints"][:threads]) > threads // 2  # masks were computed
+
+
+INTEGER_SCANS = """
+StructuredBuffer<uint> mask : register(t0);
+RWStructuredBuffer<uint64_t> wide : register(u0);
+RWStructuredBuffer<int4> ints : register(u1);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    if (mask[i] != 0) {
+        uint64_t big = (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
+        wide[i * 2] = WavePrefixSum(big);                  // the sums wrap
+        wide[i * 2 + 1] = WavePrefixProduct(big | 1);
+        int s = (int)((i + 1) * 2654435761u);
+        ints[i] = int4(WavePrefixSum(s), WavePrefixProduct(s | 1), WaveActiveMin(s), WaveActiveSum(s));
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+def test_integer_scans_and_reductions_skip_the_lane_loop(wave_size):
+    """Integer prefixes and reductions give the same bits in any grouping: the JIT scans in
+    log2(W) shifted steps and reduces without compressing the active lanes first (floats keep
+    the loop and the compression: their sums round)."""
+    threads = 2 * wave_size - 8
+    source = INTEGER_SCANS.replace("NT", str(threads))
+    module = compile_unlowered(source, wave_size)
+    inputs = {"mask": (np.random.default_rng(wave_size).random(threads) < 0.7).astype(np.uint32),
+              "wide": np.zeros(2 * threads, np.uint64), "ints": np.zeros((threads, 4), np.int32)}
+    actual, expected, _ = run_both(source, wave_size, inputs, module=module)
+    assert_same(actual, expected)
+    on = inputs["mask"][:wave_size] != 0
+    big = (np.arange(wave_size, dtype=np.uint64) + 1) * np.uint64(0x9E3779B97F4A7C15)
+    sums = np.cumsum(np.where(on, big, 0), dtype=np.uint64) - np.where(on, big, 0)
+    assert actual["wide"][0:2 * wave_size:2][on].tolist() == sums[on].tolist()
+    llvm_ir = build_host_module(module).llvm_ir
+    assert "compressstore" not in llvm_ir and "scan.lane" not in llvm_ir

@@ -128,8 +128,10 @@ def test_variable_division_uses_the_reciprocal_sequence():
 def test_packed_half_math_uses_v_pk_forms():
     code = " ".join(mnemonics(kernel("half4 h = half4(f); h = h * h + h; fout[tid] = float4(h);")))
     assert "v_pk_mul_f16" in code and "v_pk_add_f16" in code
-    # float -> half rounds to nearest even, as the other executors do (pkrtz rounds toward zero)
-    assert "v_cvt_f16_f32" in code and "v_pack_b32_f16" in code and "v_cvt_f32_f16" in code
+    # float -> half rounds to nearest even, as the other executors do (pkrtz rounds toward zero);
+    # the second of a pair converts straight into the first one's high half (combine.py)
+    assert "v_cvt_f16_f32" in code and "v_cvt_f16_f32_sdwa" in code and "v_cvt_f32_f16" in code
+    assert "v_pack_b32_f16" not in code
     assert "v_cvt_pkrtz_f16_f32" not in code
 
 

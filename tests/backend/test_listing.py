@@ -138,7 +138,7 @@ def test_uniform_loop_counts_in_an_sgpr_and_branches_on_scc():
         s_buffer_load_dword s9, s[4:7], 0x0
         s_waitcnt lgkmcnt(0)
         s_cmp_lt_u32 s8, s9
-        s_cbranch_scc0 .LBB0_4
+        s_cbranch_scc0 .LBB0_3
         v_mov_b32 v2, s8
         buffer_load_dword v2, v2, s[0:3], 0 idxen
         s_buffer_load_dword s9, s[4:7], 0x4
@@ -147,23 +147,23 @@ def test_uniform_loop_counts_in_an_sgpr_and_branches_on_scc():
         v_add_f32 v1, v1, v2
         s_add_u32 s8, s8, 1
         s_branch .LBB0_1
-        .LBB0_4:
+        .LBB0_3:
     """)
 
 
 def test_divergent_loop_collects_exited_lanes_and_branches_back_on_execnz():
     assert_excerpt(listing(LOOPS).text, """
         s_mov_b32 s4, 0
-        .LBB0_5:
+        .LBB0_4:
         v_cmp_gt_u32 s5, 0x64, v2
         s_andn2_b32 s5, exec_lo, s5
         s_or_b32 s4, s4, s5
         s_andn2_b32 exec_lo, exec_lo, s5
-        s_cbranch_execz .LBB0_8
+        s_cbranch_execz .LBB0_6
         v_add_f32 v1, 1.0, v1
         v_add3_u32 v2, 1, v0, v2
-        s_cbranch_execnz .LBB0_5
-        .LBB0_8:
+        s_cbranch_execnz .LBB0_4
+        .LBB0_6:
         s_or_b32 exec_lo, exec_lo, s4
         buffer_store_dword v1, v0, s[0:3], 0 idxen
         s_endpgm
@@ -193,7 +193,7 @@ def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
         s_andn2_b32 s7, exec_lo, s7
         s_or_b32 s5, s5, s7
         s_andn2_b32 exec_lo, exec_lo, s7
-        s_cbranch_execz .LBB0_8
+        s_cbranch_execz .LBB0_7
     """)
     assert_excerpt(text, """
         v_cmp_eq_u32 s7, 3, v3
@@ -216,7 +216,7 @@ def test_continue_and_break_park_lanes_until_the_latch_and_the_loop_end():
         s_mov_b32 s6, 0
         s_add_u32 s4, s4, 1
         s_cbranch_execnz .LBB0_1
-        .LBB0_8:
+        .LBB0_7:
         s_or_b32 exec_lo, exec_lo, s5
     """)
 
@@ -253,34 +253,34 @@ def test_divergent_switch_compares_each_case_and_enables_its_lanes():
         s_andn2_b32 s11, s8, s11
         s_mov_b32 s13, 0
         s_and_b32 exec_lo, s8, s9
-        s_cbranch_execz .LBB0_3
+        s_cbranch_execz .LBB0_2
         v_mov_b32 v1, 5
         s_or_b32 s13, s13, exec_lo
         s_mov_b32 exec_lo, 0
-        .LBB0_3:
+        .LBB0_2:
         s_and_b32 exec_lo, s8, s10
-        s_cbranch_execz .LBB0_5
+        s_cbranch_execz .LBB0_4
         v_mov_b32 v2, 7
-        .LBB0_5:
+        .LBB0_4:
         s_and_b32 s9, s8, s12
         s_or_b32 exec_lo, exec_lo, s9
-        s_cbranch_execz .LBB0_7
+        s_cbranch_execz .LBB0_6
     """)
 
 
 def test_uniform_switch_is_a_chain_of_scalar_compares():
     assert_excerpt(listing(SWITCH).text, """
         s_cmp_eq_u32 s0, 0
-        s_cbranch_scc1 .LBB0_12
+        s_cbranch_scc1 .LBB0_11
         s_cmp_eq_u32 s0, 3
-        s_cbranch_scc1 .LBB0_13
-        s_branch .LBB0_14
-        .LBB0_12:
+        s_cbranch_scc1 .LBB0_12
+        s_branch .LBB0_13
+        .LBB0_11:
         v_add_nc_u32 v2, 2, v1
-        s_branch .LBB0_14
-        .LBB0_13:
+        s_branch .LBB0_13
+        .LBB0_12:
         v_lshlrev_b32 v2, 1, v1
-        .LBB0_14:
+        .LBB0_13:
     """)
 
 

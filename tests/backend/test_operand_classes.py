@@ -7,8 +7,11 @@ import glob
 
 import pytest
 from shc.compiler.backend.rdna2.listing import render_listing
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shc.compiler.backend.rdna2.operand_classes import (
     OperandClassError,
+    _operands,
     check_operand_classes,
     operand_class_problems,
 )
@@ -107,3 +110,34 @@ def test_uniform_data_reaches_vector_memory_through_vgprs(wave):
               if line.strip().startswith(("buffer_store", "image_store", "ds_write", "ds_add"))]
     assert {"buffer_store_dwordx2", "buffer_store_dwordx4", "image_store", "ds_write_b64", "ds_add_u64"} <= set(stores)
     assert operand_class_problems(text) == []
+
+
+def _fields_read_by_brackets(rest: str) -> list[str]:
+    """The obvious reading, a character at a time: a comma separates fields unless it is inside
+    brackets; the last field's modifiers dropped. ``_operands`` must read every line as this does."""
+    fields, depth, current = [], 0, ""
+    for char in rest:
+        if char == "," and depth == 0:
+            fields.append(current.strip())
+            current = ""
+            continue
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        current += char
+    if current.strip():
+        fields.append(current.strip())
+    if fields:
+        fields[-1] = fields[-1] if fields[-1].startswith("[") else fields[-1].split()[0]
+    return fields
+
+
+def _outcome(read, rest: str):
+    try:
+        return read(rest)
+    except IndexError:  # a last field of blanks: both readers fail alike
+        return "IndexError"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="vs0123 ,:[]x_", max_size=24))
+def test_fields_split_at_commas_outside_brackets(rest):
+    assert _outcome(_operands, rest) == _outcome(_fields_read_by_brackets, rest)

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 import shc
 from shc.compiler.backend.rdna2.listing import render_listing
-from shc.compiler.backend.rdna2.simulate import SimulationError
 from shc.compiler.backend.rdna2.simulate_group import simulate_dispatch
 from shc.compiler.diagnostics import SourceCache
 from shc.runtime import jit
@@ -48,15 +47,18 @@ def _inputs(path: str, rng) -> tuple[tuple[int, int, int], dict, dict]:
         "prefix_sum": ((2, 1, 1), {"input": rng.integers(0, 2**32, 512, dtype=np.uint32),
                                    "output": np.zeros(512, np.uint32), "blockSums": np.zeros(2, np.uint32)},
                        {"count": 500}),
+        "texture_array_nonuniform": ((2, 1, 1), {
+            "materialIds": rng.integers(0, 3, 128).astype(np.uint32),
+            "uvs": rng.uniform(-0.5, 1.5, (128, 2)).astype(np.float32),
+            "textures": [rng.random((8, 8, 4), dtype=np.float32), rng.random((5, 7, 4), dtype=np.float32),
+                         rng.random((4, 4, 4), dtype=np.float32)],
+            "colors": np.zeros((128, 4), np.float32), "linearSampler": shc.Sampler("linear", "wrap")},
+            {"count": 120, "detailIndex": 1}),
     }[path]
 
 
-# samples whose listing the simulator cannot run, and why (each must still be refused)
-NOT_ON_THE_LISTING = {
-    "texture_array_nonuniform": "SampleLevel is image_sample_lz: filtered sampling is run by the host JIT only",
-}
 SAMPLES = ["compaction", "downsample_lds", "downsample_quad", "downsample_shuffle", "occupancy_heavy",
-           "occupancy_light", "prefix_sum"]
+           "occupancy_light", "prefix_sum", "texture_array_nonuniform"]
 
 
 def _both(kernel, groups, resources: dict, constants: dict) -> tuple[dict, object]:
@@ -100,26 +102,9 @@ def test_sample_listing_computes_what_the_jit_computes(path, wave):
     assert _differences(ran, state) == [], f"samples/{path}.hlsl at wave{wave} (wave{kernel.wave_size} listing)"
 
 
-@pytest.mark.parametrize("path", sorted(NOT_ON_THE_LISTING))
-def test_samples_not_on_the_listing_are_refused_loudly(path):
-    kernel = _compile(path, 32)
-    listing = render_listing(kernel.module)
-    rng = np.random.default_rng(1)
-    resources = {"materialIds": np.arange(64, dtype=np.uint32) % 3, "uvs": rng.random((64, 2), dtype=np.float32),
-                 "textures": [rng.random((8, 8, 4), dtype=np.float32) for _ in range(3)],
-                 "colors": np.zeros((64, 4), np.float32), "linearSampler": shc.Sampler("linear", "clamp")}
-    constants = {"count": 64, "detailIndex": 1}
-    cbuffers = {layout.name: pack_cbuffer(layout, constants) for layout in kernel.info.cbuffers.values()}
-    with pytest.raises(SimulationError, match="filtered sampling is run by the host JIT only"):
-        simulate_dispatch(listing.function, kernel.module, (1, 1, 1), resources, cbuffers, None, listing.lds_bytes)
-
-
-SPD_VARIANTS = {"default": {}, "no_wave_ops": {"wave_ops": False}, "packed": {"packed": True}}
-# variants whose listing is not compared, why, and what the check says instead (it must still say it)
-SPD_NOT_ON_THE_LISTING = {
-    "linear_sampler": ({"linear_sampler": True}, "filtered sampling is run by the host JIT only",
-                       "SPD_LINEAR_SAMPLER fetches with SampleLevel (image_sample_lz), which the simulator refuses"),
-}
+SPD_VARIANTS = {"default": {}, "no_wave_ops": {"wave_ops": False}, "packed": {"packed": True},
+                "linear_sampler": {"linear_sampler": True},
+                "packed_no_wave_ops": {"packed": True, "wave_ops": False}}  # ds_read2_b64 (lds_wide_pairs.py)
 
 
 def _spd_dispatch(variant: dict):
@@ -146,15 +131,3 @@ def test_spd_listing_computes_what_the_jit_computes(variant, wave):
     ran, state = _both(kernel, groups, resources, constants)
     assert np.count_nonzero(ran["imgDst"][0]) and np.count_nonzero(ran["imgDst6"])
     assert _differences(ran, state) == [], f"SPD {variant} at wave{wave}"
-
-
-@pytest.mark.parametrize("variant", sorted(SPD_NOT_ON_THE_LISTING))
-def test_spd_variants_not_on_the_listing_still_disagree(variant):
-    options, symptom, reason = SPD_NOT_ON_THE_LISTING[variant]
-    kernel = _compile("spd", 32, defines_for(**options))
-    groups, resources, constants = _spd_dispatch(options)
-    try:
-        problems = _differences(*_both(kernel, groups, resources, constants))
-    except SimulationError as refusal:
-        problems = [str(refusal)]
-    assert any(symptom in problem for problem in problems), f"no longer true? {reason}: {problems}"

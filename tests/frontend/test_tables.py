@@ -96,13 +96,13 @@ def test_unwritable_cache_still_works(tmp_path, monkeypatch):
 
 def test_cache_directory_refusing_new_files_still_works(tmp_path, monkeypatch):
     """A cache directory that exists but where no file can be created (read-only, full disk)."""
-    import shc.compiler.cache_files as cache_files
+    import tempfile  # cache_files imports it when it writes
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only file system")
 
     monkeypatch.setenv("SHC_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(cache_files.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
     parser = Parser(Diagnostics())
     diagnostics = Diagnostics()
     parser.parse(preprocess("int x;\n", "t.hlsl", diagnostics), diagnostics)

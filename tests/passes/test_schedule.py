@@ -10,7 +10,8 @@ from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.ir.printer import print_module
 from shc.compiler.ir.reader import read_module
 from shc.compiler.passes.liveness import Liveness
-from shc.compiler.passes.schedule import ALLOCATION_SLACK, Schedule, _predecessors
+from shc.compiler.passes.liveness import analyze, fresh_uniformity, reanalyze
+from shc.compiler.passes.schedule import ALLOCATION_SLACK, Schedule, _predecessors, schedule_block
 from shc.compiler.pipeline import Options, check_source, lower_program, middle_end_passes, run_passes
 
 from shc.compiler.machine.rdna2 import occupancy
@@ -132,3 +133,38 @@ def test_spd_and_the_light_kernel_keep_their_source_order():
                 passes = [p for p in middle_end_passes(wave, diagnostics) if p.name != skip]
                 texts.append(print_module(run_passes(module, passes, options, diagnostics)))
             assert texts[0] == texts[1], (name, wave)
+
+
+def same_demand(one, other) -> bool:
+    """Two analyses agree on every figure and set, instruction by instruction, in program order."""
+    return (one.stamp == other.stamp and list(one.per_inst.items()) == list(other.per_inst.items())
+            and (one.peak_vgprs, one.peak_sgprs, one.peak_vgpr_insts, one.peak_sgpr_insts)
+            == (other.peak_vgprs, other.peak_sgprs, other.peak_vgpr_insts, other.peak_sgpr_insts)
+            and one.names == other.names and one.live_in == other.live_in and one.live_out == other.live_out)
+
+
+def test_the_schedule_leaves_the_analysis_of_the_order_it_keeps():
+    """The pass analyses again only the blocks it reorders (liveness.reanalyze); the demand it
+    leaves for the liveness pass is that of the new order, as a whole new analysis finds it."""
+    module = read_module(taps_kernel(20))
+    Schedule().run(module)
+    kept = module.analyses["liveness"]
+    assert same_demand(kept, analyze(module, fresh_uniformity(module)))
+    assert kept.vgprs <= 80 - ALLOCATION_SLACK
+
+
+def test_analysing_the_reordered_blocks_again_is_a_whole_analysis():
+    """Every block of SPD (wave64: several blocks, loops, divergent regions) reordered with no
+    budget to spare, then ``reanalyze`` of those blocks against ``analyze`` of the function."""
+    path, diagnostics, options = ROOT / "samples" / "spd.hlsl", Diagnostics(), Options(wave_size=64)
+    module = run_passes(lower_program(check_source(path.read_text(), str(path), options, diagnostics), options,
+                                      diagnostics), middle_end_passes(64, diagnostics), options, diagnostics)
+    demand = analyze(module, fresh_uniformity(module))
+    reordered = []
+    for block in module.function.blocks:
+        order = schedule_block(block, demand, 0)
+        if order is not None:
+            block.insts = order
+            reordered.append(block)
+    assert len(reordered) > 3
+    assert same_demand(reanalyze(module, demand, reordered), analyze(module, fresh_uniformity(module)))

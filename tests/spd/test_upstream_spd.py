@@ -108,10 +108,13 @@ def bilinear_block_corners(source: np.ndarray, x_first: bool = True) -> np.ndarr
 
 
 def to_srgb(c: np.ndarray) -> np.ndarray:
-    """ffx_a.h's AToSrgbF1 in float32: ``max(min(c * 12.92, 0.0031308), 1.055 * pow(c, 0.41666) - 0.055)``
-    (shc's ``pow`` and NumPy's float32 ``power`` are both the C library's ``powf``)."""
+    """ffx_a.h's AToSrgbF1 in float32: ``max(min(c * 12.92, 0.0031308), 1.055 * pow(c, 0.41666) - 0.055)``,
+    with ``pow`` as DXC lowers it: ``exp2(log2(c) * y)``, each base-2 function correctly rounded to
+    float32 (README, "Transcendentals"), the product rounded to float32 between them."""
     f = np.float32
-    return np.maximum(np.minimum(c * f(12.92), f(0.0031308)), f(1.055) * np.power(c, f(0.41666)) - f(0.055))
+    log2 = np.log2(c.astype(np.float64)).astype(f)
+    power = np.exp2((log2 * f(0.41666)).astype(np.float64)).astype(f)
+    return np.maximum(np.minimum(c * f(12.92), f(0.0031308)), f(1.055) * power - f(0.055))
 
 
 def upstream_reference(source: np.ndarray, mips: int, *, half: bool = False, linear_sampler: bool = False,

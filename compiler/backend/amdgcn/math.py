@@ -1,11 +1,9 @@
 """amdgcn handlers for ``math {fn=...}`` (HLSL's names) and ``bits {fn=...}``.
 
-Transcendentals use LLVM's intrinsics with ``afn``, which the AMDGPU backend turns
-into the hardware's approximations (``v_sqrt_f32``, ``v_rsq_f32``, ``v_exp_f32``,
-``v_sin_f32``...), as a D3D driver does; ``pow`` is ``exp2(y * log2(x))`` as DXC
-writes it. The inverse trigonometric and hyperbolic functions have no hardware
-instruction: they are the usual short polynomial / exponential expansions, close
-in cost to what DXC emits.
+The transcendentals arrive as the primitives the IR lowering leaves (``exp2``, ``log2``,
+``sin``, ``cos``, ``rsqrt``, ``rcp``, ``sqrt``: ``ir/lower/intrinsics_math.py`` expands the
+others); they use LLVM's intrinsics with ``afn``, which the AMDGPU backend turns into the
+hardware's approximations (``v_exp_f32``, ``v_sin_f32``...), as a D3D driver does.
 """
 
 from __future__ import annotations
@@ -53,38 +51,6 @@ class _Math:
 
     def compare(self, predicate: str, a: str, b: str) -> str:
         return self.k.assign(f"fcmp {predicate} {self.llvm} {a}, {b}")
-
-    def poly(self, x: str, coefficients: list[float]) -> str:
-        """``c0 + x * (c1 + x * (c2 + ...))`` (Horner)."""
-        result = self.const(coefficients[-1])
-        for coefficient in reversed(coefficients[:-1]):
-            result = self.add(self.mul(result, x), self.const(coefficient))
-        return result
-
-    def exp(self, x):
-        return self.call("exp2", self.mul(x, self.const(1.0 / math.log(2.0))))
-
-    def atan_unit(self, x):
-        """atan on [-1, 1] (a 9th-order minimax odd polynomial)."""
-        square = self.mul(x, x)
-        return self.mul(x, self.poly(square, [0.99997726, -0.33262347, 0.19354346, -0.11643287,
-                                              0.05265332, -0.01172120]))
-
-    def atan(self, x):
-        magnitude = self.call("fabs", x)
-        large = self.compare("ogt", magnitude, self.const(1.0))
-        reduced = self.select(large, self.div(self.const(1.0), x), x)
-        core = self.atan_unit(reduced)
-        sign = self.call("copysign", self.const(math.pi / 2), x)
-        return self.select(large, self.sub(sign, core), core)
-
-    def acos(self, x):
-        """``sqrt(1 - |x|) * poly(|x|)``, mirrored for negative x (Abramowitz-Stegun 4.4.45)."""
-        magnitude = self.call("fabs", x)
-        root = self.call("sqrt", self.sub(self.const(1.0), magnitude))
-        positive = self.mul(root, self.poly(magnitude, [1.5707288, -0.2121144, 0.0742610, -0.0187293]))
-        negative = self.compare("olt", x, self.const(0.0))
-        return self.select(negative, self.sub(self.const(math.pi), positive), positive)
 
 
 def _float_args(k, inst, target: T.Type) -> list[str]:
@@ -134,24 +100,12 @@ def _smoothstep(m, lo, hi, x):
     return m.mul(m.mul(t, t), m.sub(m.const(3.0), m.mul(m.const(2.0), t)))
 
 
-def _atan2(m, y, x):
-    ratio = m.div(y, x)
-    base = m.atan(ratio)
-    negative_x = m.compare("olt", x, m.const(0.0))
-    turn = m.call("copysign", m.const(math.pi), y)
-    return m.select(negative_x, m.add(base, turn), base)
-
-
 _FLOAT_FUNCTIONS = {
     "sqrt": lambda m, x: m.call("sqrt", x),
     "rsqrt": lambda m, x: m.div(m.const(1.0), m.call("sqrt", x)),
     "rcp": lambda m, x: m.div(m.const(1.0), x),
-    "exp": lambda m, x: m.exp(x),
     "exp2": lambda m, x: m.call("exp2", x),
-    "log": lambda m, x: m.mul(m.call("log2", x), m.const(math.log(2.0))),
     "log2": lambda m, x: m.call("log2", x),
-    "log10": lambda m, x: m.mul(m.call("log2", x), m.const(math.log10(2.0))),
-    "pow": lambda m, x, y: m.call("exp2", m.mul(y, m.call("log2", x))),
     "floor": lambda m, x: m.call("floor", x),
     "ceil": lambda m, x: m.call("ceil", x),
     "frac": lambda m, x: m.sub(x, m.call("floor", x)),
@@ -159,15 +113,6 @@ _FLOAT_FUNCTIONS = {
     "trunc": lambda m, x: m.call("trunc", x),
     "sin": lambda m, x: m.call("sin", x),
     "cos": lambda m, x: m.call("cos", x),
-    "tan": lambda m, x: m.div(m.call("sin", x), m.call("cos", x)),
-    "asin": lambda m, x: m.sub(m.const(math.pi / 2), m.acos(x)),
-    "acos": lambda m, x: m.acos(x),
-    "atan": lambda m, x: m.atan(x),
-    "atan2": _atan2,
-    "sinh": lambda m, x: m.mul(m.sub(m.exp(x), m.exp(m.k.assign(f"fneg {m.llvm} {x}"))), m.const(0.5)),
-    "cosh": lambda m, x: m.mul(m.add(m.exp(x), m.exp(m.k.assign(f"fneg {m.llvm} {x}"))), m.const(0.5)),
-    "tanh": lambda m, x: m.sub(m.const(1.0), m.div(m.const(2.0),
-                                                  m.add(m.exp(m.add(x, x)), m.const(1.0)))),
     "saturate": lambda m, x: m.call("minnum", m.call("maxnum", x, m.const(0.0)), m.const(1.0)),
     "lerp": lambda m, a, b, s: m.add(a, m.mul(s, m.sub(b, a))),
     "clamp": lambda m, x, lo, hi: m.call("minnum", m.call("maxnum", x, lo), hi),
@@ -175,7 +120,6 @@ _FLOAT_FUNCTIONS = {
     "smoothstep": _smoothstep,
     "mad": lambda m, a, b, c: m.add(m.mul(a, b), c),
     "fmod": lambda m, a, b: m.sub(a, m.mul(b, m.call("trunc", m.div(a, b)))),
-    "ldexp": lambda m, x, e: m.mul(x, m.call("exp2", e)),
     "degrees": lambda m, x: m.mul(x, m.const(180.0 / math.pi)),
     "radians": lambda m, x: m.mul(x, m.const(math.pi / 180.0)),
     "normalize": _normalize,

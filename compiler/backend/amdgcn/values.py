@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 import struct
 
-import numpy as np
-
 from ...frontend import hlsl_types as T
 from ..llvm_types import scalar_type
 
@@ -108,12 +106,31 @@ def integer_literal(value, bits: int) -> str:
 
 def float_literal(value, bits: int) -> str:
     if bits == 16:
-        return "0xH%04X" % int(np.array(value, dtype=np.float16).view(np.uint16))
+        return "0xH%04X" % (_half_nan_bits(value) if math.isnan(value) else _rounded_bits(value, "e", 0x7C00, 0x8000))
     if bits == 32:
-        value = float(np.float32(value))
+        value = struct.unpack("<f", struct.pack("<I", _rounded_bits(value, "f", 0x7F800000, 0x80000000)))[0]
     elif not isinstance(value, float) or math.isnan(value):
         value = float(value)
     return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+def _rounded_bits(value, code: str, infinity: int, sign: int) -> int:
+    """The bits of ``value`` rounded to the nearest even ``half`` (code ``e``) or ``float`` (``f``);
+    past the largest finite value, an infinity of its sign (as a C or NumPy conversion gives:
+    ``struct`` raises instead). ``struct``, not NumPy, keeps NumPy out of ``shc regs``."""
+    try:
+        packed = struct.pack("<" + code, value)
+    except OverflowError:
+        return infinity | (sign if value < 0 else 0)
+    return int.from_bytes(packed, "little")
+
+
+def _half_nan_bits(value) -> int:
+    """A NaN as a ``half``: its sign and the top ten bits of its payload (never zero), as NumPy keeps
+    them (``struct`` writes every NaN as 0x7E00)."""
+    double = struct.unpack("<Q", struct.pack("<d", value))[0]
+    payload = (double & ((1 << 52) - 1)) >> 42
+    return (double >> 63) << 15 | 0x7C00 | (payload or 1)
 
 
 def scalar_literal(value, element: T.ScalarType) -> str:

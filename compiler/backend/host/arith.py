@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
+from . import transcendentals
 from .llvm_text import V, flat_scalars, ll_scalar, member_slices
 from .values import Value, cast, cast_value, const_value, like, numpy_common, unify, vselect
 
@@ -384,13 +385,12 @@ def dot(em, inst, args):
 # math {fn=...}
 # ---------------------------------------------------------------------------------------
 
+# exp2, log2, sin, cos and rsqrt on float and half are transcendentals.primitive (the machine's
+# definition); exp, log, pow, tan, atan... arrive expanded (ir/lower/intrinsics_math.py)
 _UNARY_INTRINSICS = {
-    "sqrt": "llvm.sqrt", "exp": "llvm.exp", "exp2": "llvm.exp2", "log": "llvm.log", "log2": "llvm.log2",
-    "log10": "llvm.log10", "floor": "llvm.floor", "ceil": "llvm.ceil", "round": "llvm.roundeven",
-    "trunc": "llvm.trunc", "sin": "llvm.sin", "cos": "llvm.cos", "tan": "llvm.tan", "asin": "llvm.asin",
-    "acos": "llvm.acos", "atan": "llvm.atan", "sinh": "llvm.sinh", "cosh": "llvm.cosh", "tanh": "llvm.tanh",
+    "sqrt": "llvm.sqrt", "floor": "llvm.floor", "ceil": "llvm.ceil", "round": "llvm.roundeven",
+    "trunc": "llvm.trunc",
 }
-_BINARY_INTRINSICS = {"pow": "llvm.pow", "atan2": "llvm.atan2"}
 _IN_OPERAND_TYPE = ("sign", "isnan", "isinf", "isfinite")
 
 
@@ -402,12 +402,15 @@ def _clamp01(b, x):
 
 
 # fp32 functions the JIT calls the C library for: its integer bit tests ignore MXCSR's DAZ and
-# FTZ (``float_mode``), so their inputs and results flush here (logf(-denormal) would be NaN)
-_LIBRARY_CALLS = {"exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
-                  "sinh", "cosh", "tanh", "pow", "atan2", "fmod"}
+# FTZ (``float_mode``), so their inputs and results flush here (fmodf of a denormal keeps it)
+_LIBRARY_CALLS = {"fmod"}
 
 
 def _math_one(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
+    if name in transcendentals.PRIMITIVES and scalar == T.HALF:  # through float, rounded back once
+        return cast(b, transcendentals.primitive(b, name, cast(b, xs[0], T.HALF, T.FLOAT)), T.FLOAT, T.HALF)
+    if name in transcendentals.PRIMITIVES and scalar == T.FLOAT:
+        return transcendentals.primitive(b, name, xs[0])
     if name in _LIBRARY_CALLS and scalar == T.FLOAT:
         return b.flush(_math_value(b, name, scalar, [b.flush(x) for x in xs]))
     return _math_value(b, name, scalar, xs)
@@ -418,8 +421,6 @@ def _math_value(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
     one = b.const(x.ty, 1) if scalar.kind != "float" else b.const(x.ty, 1.0)
     if name in _UNARY_INTRINSICS:
         return b.call(x.ty, _UNARY_INTRINSICS[name], [x])
-    if name in _BINARY_INTRINSICS:
-        return b.call(x.ty, _BINARY_INTRINSICS[name], [x, xs[1]])
     if name == "rsqrt":
         return b.binop("fdiv", one, b.call(x.ty, "llvm.sqrt", [x]))
     if name == "rcp":
@@ -430,8 +431,6 @@ def _math_value(b, name: str, scalar: T.ScalarType, xs: list[V]) -> V:
         return _clamp01(b, x)
     if name == "fmod":
         return b.binop("frem", x, xs[1])
-    if name == "ldexp":
-        return b.binop("fmul", x, b.call(x.ty, "llvm.exp2", [xs[1]]))
     if name == "lerp":
         return b.binop("fadd", x, b.binop("fmul", xs[2], b.binop("fsub", xs[1], x)))
     if name == "mad":

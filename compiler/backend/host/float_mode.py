@@ -11,9 +11,11 @@ arithmetic costs nothing extra and NumPy on the worker thread never sees the mod
 The two bits also flush fp64, which D3D keeps. A kernel with any fp64 value therefore runs
 with the caller's (IEEE) MXCSR, and the builder flushes around each fp32 operation instead
 (``Builder.explicit_flush``: a bit test and a select per operand and result). The host back
-end's own double arithmetic (the fp16 ``fma``) never meets a double denormal. The C library's
-fp32 functions (``logf``, ``exp2f``, ``fmodf``, ...) test bits with integer instructions, which
-MXCSR does not reach: ``arith`` flushes their operands and results by hand in both modes.
+end's own double arithmetic (the fp16 ``fma``; the transcendentals, evaluated in double from
+flushed fp32 operands) never meets a double denormal that would survive its rounding back to
+fp32. The C library's functions (``fmodf``, and the double ``exp2``, ``sin``... behind
+``transcendentals.py``) test bits with integer instructions, which MXCSR does not reach: their
+fp32 operands and results are flushed by hand in both modes.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from typing import Callable
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
 from .contiguous import load_words, store_words
+from .lane_text import interleave_text, lane_loads_text, pack_text, split_text
 from .llvm_text import V, bit_width, element, flat_scalars, is_vector, mangle, memory_bytes, memory_type
 from .prefetch import prefetch_text
 from .values import Value, cast_value, unify
@@ -235,10 +236,12 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
 
     Fast path: every lane on and the lanes' words back to back (lane i at ``offset[0] + i *
     count * size``): one vector load or store (a copy kernel runs at memory speed). Otherwise
-    gathers; a store writes lane after lane, so that lanes writing the same bytes land in
-    lane order and the highest lane wins: one scatter of single words, or one vector store
-    of each lane's words (a scatter stores word by word, four times the stores for a
-    ``float4``; SPD at 4096 x 4096 runs about 5% faster).
+    a load gathers single words, or loads each lane's words with one vector load and
+    transposes them (``lane_text.lane_loads_text``: LLVM turns a gather into a branch and a
+    load per word; SPD at 2048 x 2048 ran about 18% faster); a store writes lane after lane,
+    so that lanes writing the same bytes land in lane order and the highest lane wins: one
+    scatter of single words, or one vector store of each lane's words (a scatter stores word
+    by word, four times the stores for a ``float4``; SPD at 4096 x 4096 runs about 5% faster).
 
     With ``prefetch`` the helper takes three more arguments, the access site's history
     words for this wave and the next one and the memory's size, and its slow path first
@@ -272,22 +275,21 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
         gather = f"llvm.masked.gather.{mangle(lanes)}.{mangle(pointers)}"
         b.declarations.setdefault(gather, f"declare {lanes} @{gather}({pointers}, i32, {mask}, {lanes})")
         body.append(f"%all = load {words}, ptr %at, align 1")
-        for k in range(count):
-            picks = ", ".join(f"i32 {lane * count + k}" for lane in range(width))
-            body.append(f"%f{k} = shufflevector {words} %all, {words} poison, <{width} x i32> <{picks}>")
-        body += _pack(result, count, "f") + ["slow:"] + ahead
-        for k in range(count):
-            body += [f"%o{k} = add {offsets} %p1, splat (i32 {k * size})",
-                     f"%q{k} = getelementptr i8, ptr %p0, {offsets} %o{k}",
-                     f"%s{k} = call {lanes} @{gather}({pointers} %q{k}, i32 1, {mask} %p2, {lanes} zeroinitializer)"]
-        body += _pack(result, count, "s")
+        lines, names = split_text(width, count, elem, bit_width(elem), "%all", "f") if count > 1 else ([], ["%all"])
+        body += lines + pack_text(result, names) + ["slow:"] + ahead
+        if count > 1:
+            lines, names = lane_loads_text(width, count, elem, bit_width(elem), "%p1", "%p2", "s")
+        else:
+            lines, names = [f"%q0 = getelementptr i8, ptr %p0, {offsets} %p1",
+                            f"%s0 = call {lanes} @{gather}({pointers} %q0, i32 1, {mask} %p2, {lanes} zeroinitializer)"], ["%s0"]
+        body += lines + pack_text(result, names)
         params = ["ptr", offsets, mask] + extra
         return b.helper(name, result, params, body, "write" if coherent or prefetch else "read"), result
     name = f"shc.store.{count}x{mangle(elem)}.{width}" + suffix
     params = ["ptr", offsets, mask] + [lanes] * count + extra
     # the words lane by lane (%w), which both paths store
     branch = body.index("br i1 %quick, label %fast, label %slow")
-    body[branch:branch] = _interleave_text(width, count, lanes, [f"%p{3 + k}" for k in range(count)], "w", words)
+    body[branch:branch] = interleave_text(width, elem, bit_width(elem), [f"%p{3 + k}" for k in range(count)], "w")
     body += [f"store {words} %w, ptr %at, align 1", "ret void", "slow:"] + ahead
     if count > 1:  # each lane's words in one store, lane after lane; an inactive lane's go to %sink
         chunk = f"<{count} x {elem}>"
@@ -309,53 +311,20 @@ def _words_helper(b, kind: str, elem: str, count: int, coherent: bool = False,
     return b.helper(name, "void", params, body, "write"), "void"
 
 
-def _pack(result: str, count: int, prefix: str) -> list[str]:
-    if count == 1:
-        return [f"ret {result} %{prefix}0"]
-    lines, current = [], "poison"
-    for k in range(count):
-        lines.append(f"%{prefix}r{k} = insertvalue {result} {current}, {result.split(', ')[0].lstrip('{ ')} "
-                     f"%{prefix}{k}, {k}")
-        current = f"%{prefix}r{k}"
-    return lines + [f"ret {result} {current}"]
-
-
-def _interleave_text(width: int, count: int, lanes: str, names: list[str], out: str, out_ty: str) -> list[str]:
-    """Text that joins ``count`` W-lane vectors into ``%out``, ordered lane by lane."""
-    if count == 1:
-        return [f"%{out} = shufflevector {lanes} {names[0]}, {lanes} poison, <{width} x i32> <"
-                + ", ".join(f"i32 {lane}" for lane in range(width)) + ">"]
-    lines, level, size, step = [], list(names), width, 0
-    element = lanes[lanes.index("x") + 2:-1]
-    while len(level) & (len(level) - 1):
-        level.append("poison")
-    while len(level) > 1:
-        ty = f"<{size} x {element}>"
-        joined = []
-        for i in range(0, len(level), 2):
-            name = f"%{out}.{step}.{i}"
-            picks = ", ".join(f"i32 {lane}" for lane in range(2 * size))
-            lines.append(f"{name} = shufflevector {ty} {level[i]}, {ty} {level[i + 1]}, <{2 * size} x i32> <{picks}>")
-            joined.append(name)
-        level, size, step = joined, size * 2, step + 1
-    ty = f"<{size} x {element}>"
-    picks = ", ".join(f"i32 {k * width + lane}" for lane in range(width) for k in range(count))
-    lines.append(f"%{out} = shufflevector {ty} {level[0]}, {ty} poison, <{width * count} x i32> <{picks}>")
-    return lines
-
-
 def _count(ty: str) -> int:
     return int(ty[1:ty.index("x")])
 
 
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
-               history: Callable[[], tuple[V, V] | None] | None = None) -> Value:
+               history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
     (globallycoherent resources): never merged with other loads or moved out of loops.
     ``history`` gives the access site's history words, to prefetch for the next wave;
     it is called only when the load is a helper call over lanes (one word type, lane
     addresses), so other accesses do not use up sites (``host_prefetch``). A prefetching
-    load writes its history word, so LLVM does not merge it or move it either."""
+    load writes its history word, so LLVM does not merge it or move it either. ``stream``: a
+    stack word for a load inside a loop, whose inline fast path prefetches along the wave's
+    own steps (``contiguous``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -385,7 +354,7 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
         # a prefetching site (a texture's) is scattered: the inline test would only cost there
         inline = not volatile and site is None and memory.inline and memory.lane_offset is None \
             and not is_vector(memory.size.ty)
-        words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call) \
+        words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call, stream) \
             if inline else call()
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
     for scalar, offset in zip(scalars, offsets):
@@ -416,9 +385,9 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
 
 
 def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
-                history: Callable[[], tuple[V, V] | None] | None = None) -> None:
+                history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
-    ``history``: as for ``load_value``."""
+    ``history`` and ``stream``: as for ``load_value``."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -447,7 +416,7 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
             b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
                   + f"{_history_arguments(site, memory)})")
         if site is None and memory.inline and memory.lane_offset is None and not is_vector(memory.size.ty):
-            store_words(b, memory.base, at, memory.size, flags, em.exec, words, call)
+            store_words(b, memory.base, at, memory.size, flags, em.exec, words, call, stream)
         else:
             call()
         return
@@ -510,7 +479,7 @@ def buffer_load(em, inst, args):
     index, dynamic, _ = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
-    return load_value(em, memory, address, inst.type, volatile=_coherent(em, name))
+    return load_value(em, memory, address, inst.type, volatile=_coherent(em, name), stream=em.stream_word(inst))
 
 
 def buffer_store(em, inst, args):
@@ -519,7 +488,7 @@ def buffer_store(em, inst, args):
     index, dynamic, (value,) = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
-    store_value(em, memory, address, value, inst.operands[-1].type)
+    store_value(em, memory, address, value, inst.operands[-1].type, stream=em.stream_word(inst))
 
 
 def lds_load(em, inst, args):

@@ -263,6 +263,12 @@ class KernelEmitter(FlowEmitter):
                                           f"getelementptr i32, ptr {history.ref}, i64 {word.ref}"))
         return words[0], words[1]
 
+    def stream_word(self, inst: Inst) -> V | None:
+        """A stack word (zeroed on every call) for the buffer access ``inst`` inside a loop, in
+        which its inline fast path keeps the wave's last offset to prefetch along its steps
+        (``contiguous.py``); None outside loops."""
+        return self.b.alloca("i64") if inst.block in self.looping else None
+
     def lane_ids(self) -> V:
         ty = self.b.vec("i32")
         return V(ty, "<" + ", ".join(f"i32 {lane}" for lane in range(self.wave_size)) + ">")

@@ -16,6 +16,8 @@ clamped; point sampling reads the texel under the coordinate in mip
 ``floor(lod + 0.5)`` and nothing else, linear sampling is trilinear (bilinear in
 mips ``floor(lod)`` and the next, blended by the fraction; an integer lod is plain
 bilinear: the next mip is not read). Texel centres are at half-integers.
+``compiler/machine/sampling.py`` is the same arithmetic in NumPy (the listing simulator's):
+a change to the filter here changes it there too (``tests/backend/test_simulate_images.py``).
 
 Texture3D SampleLevel filters over u, v and w (point, or 8 texels per mip) with the
 address mode on each axis. Cubes are 2-D arrays of ``6 * cubes`` faces (+X, -X, +Y,

@@ -378,17 +378,21 @@ def reduce_ops(scalar: T.ScalarType):
 
 
 def active_reduce(em, inst, args):
-    """Compress the active lanes (identity behind them), then a pairwise tree in lane order."""
+    """Compress the active lanes (identity behind them), then a pairwise tree in lane order
+    (integers skip the compression: ``_exact_regrouped``)."""
     b = em.b
     scalar = flat_scalars(inst.type)[0]
     combine, identity = reduce_ops(scalar)[inst.attrs["fn"]]
     parts = []
     for part in cast_value(b, args[0], inst.operands[0].type, scalar).parts:
         part = b.splat(part)
-        packed = b.alloca(part.ty, zero=False)
-        b.store(b.const(part.ty, identity), packed, align=64)
-        b.call("void", "llvm.masked.compressstore", [part, packed, em.exec], mangle_with=[part.ty])
-        level = b.load(part.ty, packed, align=64)
+        if _exact_regrouped(scalar):  # the identity in the inactive lanes: no need to compress
+            level = b.select(em.exec, part, b.const(part.ty, identity))
+        else:
+            packed = b.alloca(part.ty, zero=False)
+            b.store(b.const(part.ty, identity), packed, align=64)
+            b.call("void", "llvm.masked.compressstore", [part, packed, em.exec], mangle_with=[part.ty])
+            level = b.load(part.ty, packed, align=64)
         size = em.wave_size
         while size > 1:
             size //= 2
@@ -399,14 +403,40 @@ def active_reduce(em, inst, args):
     return Value(parts)
 
 
+def _exact_regrouped(scalar: T.ScalarType) -> bool:
+    """Whether every reduction of ``scalar`` values gives the same bits in any grouping and
+    order: integers (wrapping sums and products, min, max, bitwise ops) do; floats round."""
+    return scalar.is_integer
+
+
+def _log_step_prefix(em, part: V, combine, identity) -> V:
+    """The exclusive scan of ``part`` over the active lanes in log2(W) steps (Hillis and
+    Steele): inactive lanes hold the identity, every lane moves one to the right, then step
+    k combines each lane with the one 2^k lanes to its left. Only for ``_exact_regrouped``
+    types: the sums are grouped differently from the loop's."""
+    b, width = em.b, em.wave_size
+    identities = b.const(part.ty, identity)
+    scanned, distance = b.select(em.exec, part, identities), 1
+    scanned = b.shuffle(scanned, identities, [width + lane if lane < 1 else lane - 1 for lane in range(width)])
+    while distance < width:
+        before = b.shuffle(scanned, identities,
+                           [width + lane if lane < distance else lane - distance for lane in range(width)])
+        scanned, distance = combine(b, before, scanned), distance * 2
+    return b.select(em.exec, scanned, b.zero(part.ty))
+
+
 def prefix_scan(em, inst, args):
-    """Exclusive, left to right over the active lanes (a loop over the lanes)."""
+    """Exclusive, left to right over the active lanes: a loop over the lanes, or for integers
+    (``_exact_regrouped``) the log-step scan, whose results are the same bits."""
     b = em.b
     scalar = flat_scalars(inst.type)[0]
     combine, identity = reduce_ops(scalar)[inst.attrs["fn"]]
     parts = []
     for part in cast_value(b, args[0], inst.operands[0].type, scalar).parts:
         part = b.splat(part)
+        if _exact_regrouped(scalar):
+            parts.append(_log_step_prefix(em, part, combine, identity))
+            continue
         ty = element(part.ty)
         running, results, counter = b.alloca(ty, zero=False), b.alloca(part.ty, zero=False), b.alloca("i32", False)
         b.store(b.const(ty, identity), running, align=8)

@@ -1,8 +1,11 @@
 """The machine-IR clean-ups between selection and allocation, in order, each with its reason.
 
 Selection expands one IR operation at a time; these passes work across the expansions over
-virtual registers, before allocation. ``listing.py`` turns the last two off for a kernel
-where they cost a VGPR granule (``select_and_allocate``).
+virtual registers, before allocation (``isel.py``'s ``finish`` has already joined the chains of
+blocks a folded branch leaves, so "a block" here is as long as straight-line code runs).
+Computing a value once and pairing LDS accesses hold registers longer: each asks
+``pressure.py`` before it does, and keeps the kernel in the VGPR granule it already needs.
+``pair_lds`` and ``machine_cse`` turn those two off, to compare listings with and without them.
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ from dataclasses import dataclass
 
 from .combine import combine
 from .lds_pairs import pair_lds_accesses
+from .lds_wide_pairs import widen_read_pairs
 from .machine import MFunction
 from .machine_cse import eliminate_common_subexpressions
 from .machine_dce import remove_dead_values
+from .pressure import Pressure
+from .sink_descriptors import sink_descriptor_loads
 
 
 @dataclass
@@ -25,9 +31,13 @@ class CleanUp:
 
     def run(self, function: MFunction) -> None:
         remove_dead_values(function)  # parts of expansions nothing reads
+        sink_descriptor_loads(function)  # a descriptor needed only late holds no SGPRs before
         if self.machine_cse:  # what two IR operations' expansions compute twice
-            self.merged_repeats = eliminate_common_subexpressions(function)
+            self.merged_repeats = eliminate_common_subexpressions(function, Pressure(function))
         combine(function)  # pairs of VALU instructions into three-source VOP3 ones
         if self.pair_lds:  # ds_read2/ds_write2 for LDS accesses from one base
-            self.paired_lds = pair_lds_accesses(function)
+            self.paired_lds = pair_lds_accesses(function, Pressure(function))
+            if self.paired_lds:  # two pairs of neighbouring dwords: one ds_read2_b64
+                self.paired_lds += widen_read_pairs(function, Pressure(function))
+                remove_dead_values(function)  # a moved base the wide read no longer needs
             combine(function)  # a moved base's addition may merge with the one before it

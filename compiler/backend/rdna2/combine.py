@@ -12,6 +12,9 @@ A pair ``%t = inner a, b`` / ``%d = outer %t, c`` merges when it is in the table
     v_and_b32 (v_lshrrev_b32 s, a), 2^n-1  -> v_bfe_u32 d, a, s, n       (constant s and n)
     v_cvt_f32_f16 (v_lshrrev_b32 16, a)    -> v_cvt_f32_f16_sdwa d, a src0_sel:WORD_1  (a VGPR)
     v_pack_b32_f16 a, (v_lshrrev_b32 16, a) -> v_mov_b32 d, a           (its halves, in place)
+    v_pack_b32_f16 a, (v_cvt_f16_f32 b)    -> v_cvt_f16_f32_sdwa a, b dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE
+                                              (into ``a``'s high half, its low half kept; ``a`` read
+                                              only by the pack, which then reads as ``a``)
 
 The outer instruction may read ``%t`` as either source (all outer ops commute). A pair
 merges only when it is exact and legal:
@@ -42,6 +45,7 @@ for _op in ("min", "max"):
 _SHIFTS = frozenset({"v_lshlrev_b32", "v_lshrrev_b32"})
 CONSTANT_BUS = 2
 HIGH_HALF = "dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1"
+INTO_HIGH_HALF = "dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD"
 
 
 def combine(function: MFunction) -> int:
@@ -77,7 +81,7 @@ def _combine_block(block: MBlock, defs: dict, uses: dict, renames: dict) -> int:
     dropped: set[int] = set()
     for index, inst in enumerate(block.insts):
         inst.uses = [renames.get(op, op) if isinstance(op, VReg) else op for op in inst.uses]
-        merged = _merge(block, index, inst, written_at, defs, uses)
+        merged = _merge(block, index, inst, written_at, defs, uses, renames)
         if merged is not None:
             dropped.add(merged)
             if inst.mnemonic == "v_mov_b32" and _renamable(inst, defs):
@@ -91,10 +95,14 @@ def _combine_block(block: MBlock, defs: dict, uses: dict, renames: dict) -> int:
     return len(dropped)
 
 
-def _merge(block: MBlock, index: int, outer: MInst, written_at: dict, defs: dict, uses: dict) -> int | None:
+def _merge(block: MBlock, index: int, outer: MInst, written_at: dict, defs: dict, uses: dict,
+           renames: dict) -> int | None:
     """Rewrite ``outer`` in place into its merged form; the index of the inner instruction to drop."""
     if outer.mnemonic in ("v_cvt_f32_f16", "v_pack_b32_f16"):
-        return _merge_high_half(block, index, outer, written_at, uses)
+        merged = _merge_high_half(block, index, outer, written_at, uses)
+        if merged is None and outer.mnemonic == "v_pack_b32_f16":
+            merged = _convert_into_high_half(block, index, outer, written_at, defs, uses, renames)
+        return merged
     table = _MERGES.get(outer.mnemonic)
     if table is None or outer.modifiers or len(outer.uses) != 2 or len(outer.defs) != 1:
         return None
@@ -139,6 +147,32 @@ def _merge_high_half(block: MBlock, index: int, outer: MInst, written_at: dict, 
         outer.mnemonic, outer.uses = "v_mov_b32", [outer.uses[0]]  # allocation coalesces it away
         return inner_index
     outer.mnemonic, outer.uses, outer.modifiers = "v_cvt_f32_f16_sdwa", [inner.uses[1]], HIGH_HALF
+    return inner_index
+
+
+def _convert_into_high_half(block: MBlock, index: int, outer: MInst, written_at: dict, defs: dict, uses: dict,
+                            renames: dict) -> int | None:
+    """``v_pack_b32_f16 %d, %lo, (v_cvt_f16_f32 %hi, x)``: convert ``x`` straight into ``%lo``'s
+    high half (SDWA, its low half kept) when the pack is ``%lo``'s only reader; ``%d`` then
+    reads as ``%lo``. One conversion and no pack, rounding as the plain conversion does."""
+    low, high = outer.uses if len(outer.uses) == 2 else (None, None)
+    target = outer.defs[0] if len(outer.defs) == 1 else None
+    if outer.modifiers or outer.source_modifiers or not isinstance(target, VReg) or defs.get(target) != 1:
+        return None
+    if not isinstance(low, VReg) or low.cls != "v" or defs.get(low) != 1 or uses.get(low) != 1 or low is high:
+        return None
+    if not isinstance(high, VReg) or uses.get(high) != 1 or high not in written_at:
+        return None
+    inner_index = written_at[high]
+    inner = block.insts[inner_index]
+    source = inner.uses[0] if len(inner.uses) == 1 else None
+    if inner.mnemonic != "v_cvt_f16_f32" or inner.modifiers or not isinstance(source, VReg | SubReg) \
+            or not _quiet_between(block, inner_index, index, inner):
+        return None
+    outer.mnemonic, outer.defs, outer.uses = "v_cvt_f16_f32_sdwa", [low], [source]
+    outer.modifiers, outer.source_modifiers = INTO_HIGH_HALF, dict(inner.source_modifiers)
+    defs[low] += 1  # written twice now: no longer a single-definition value for later merges
+    renames[target] = low
     return inner_index
 
 

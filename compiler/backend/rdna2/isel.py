@@ -558,13 +558,20 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
             self.construct_targets[construct] = base
 
     def finish(self) -> None:
-        """Insert the kernel prologue, drop empty fall-through blocks, name the labels ``.LBB0_N``."""
+        """Insert the kernel prologue, join each block no branch targets to the one before it when
+        that one cannot branch (the middle end leaves such chains where a branch folded away: one
+        block runs the other's instructions right after its own, so the clean-ups see them as one),
+        and name the labels ``.LBB0_N``."""
         entry = self.mf.blocks[0]
         entry.insts[0:0] = self.prologue
         targets = {operand.name for inst in self.mf.instructions() for operand in inst.uses
                    if isinstance(operand, Label)}
-        kept = [block for index, block in enumerate(self.mf.blocks)
-                if block.insts or block.label in targets or index == 0]
+        kept = []
+        for block in self.mf.blocks:
+            if kept and block.label not in targets and not kept[-1].may_branch:
+                kept[-1].insts += block.insts
+            elif block.insts or block.label in targets or not kept:
+                kept.append(block)
         self.mf.blocks = kept
         renames = {}
         for number, block in enumerate(kept):

@@ -1,7 +1,9 @@
 """Selection of ``math``, ``bits``, division and remainder.
 
-Transcendentals use the hardware's base-2 units (``v_exp_f32``, ``v_log_f32``; ``v_sin_f32``
-takes turns, so its argument is scaled by 1/2pi), as DXC-era drivers do. Integer division
+The transcendentals arrive as the primitives ``ir/lower/intrinsics_math.py`` leaves, each
+one hardware instruction (``v_exp_f32``, ``v_log_f32``, ``v_rsq_f32``; ``v_sin_f32`` and
+``v_cos_f32`` take turns, so their argument is first multiplied by f32(1/2pi), the machine
+definition's scale). Integer division
 has no instruction: by a power of two it is a shift or a mask, by another constant a
 multiply-high with a magic number, and otherwise the reciprocal-refinement sequence
 LLVM's AMDGPU back end emits (``v_rcp_iflag_f32``, ``v_mul_hi_u32``, two corrections); a
@@ -17,16 +19,10 @@ import math
 
 from ...ir.core import Inst
 from ...ir.ops import Op
+from ...machine.turns import INV_TWO_PI
 from .isel_tables import SALU_BITS, VALU_BITS, VALU_MATH
 from .isel_values import components, element, half_bits, is_packed, type_class
 from .machine import Imm
-
-LOG2_E = 1.4426950408889634
-LN_2 = 0.6931471805599453
-LOG10_2 = 0.30102999566398120
-INV_TWO_PI = 0.15915494309189535
-HALF_PI = 1.5707963267948966
-PI = 3.141592653589793
 
 
 def fconst(value: float, tc: str) -> Imm:
@@ -85,51 +81,15 @@ class MathSelection:
                 self.valu("v_lshl_or_b32", [target], [pair[1], Imm(16), low])
 
     # each math_<fn>(target, args, tc) writes one component
-    def _scaled(self, unit: str, scale: float, value, tc: str):
-        scaled = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [fconst(scale, tc), value])
-        result = self.vreg("v")
-        self.valu(f"{unit}_{tc}", [result], [scaled])
-        return result
-
-    def math_exp(self, target, args, tc):
-        scaled = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [fconst(LOG2_E, tc), args[0]])
-        self.valu(f"v_exp_{tc}", [target], [scaled])
-
-    def _log_scaled(self, target, value, scale, tc):
-        log2 = self.vreg("v")
-        self.valu(f"v_log_{tc}", [log2], [value])
-        self.valu(f"v_mul_{tc}", [target], [fconst(scale, tc), log2])
-
-    def math_log(self, target, args, tc):
-        self._log_scaled(target, args[0], LN_2, tc)
-
-    def math_log10(self, target, args, tc):
-        self._log_scaled(target, args[0], LOG10_2, tc)
-
-    def math_pow(self, target, args, tc):
-        log2, product = self.vreg("v"), self.vreg("v")
-        self.valu(f"v_log_{tc}", [log2], [args[0]])
-        self.valu(f"v_mul_{tc}", [product], [args[1], log2])
-        self.valu(f"v_exp_{tc}", [target], [product])
-
     def math_sin(self, target, args, tc):
         turns = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [turns], [fconst(INV_TWO_PI, tc), args[0]])
+        self.valu(f"v_mul_{tc}", [turns], [fconst(float(INV_TWO_PI), tc), args[0]])
         self.valu(f"v_sin_{tc}", [target], [turns])
 
     def math_cos(self, target, args, tc):
         turns = self.vreg("v")
-        self.valu(f"v_mul_{tc}", [turns], [fconst(INV_TWO_PI, tc), args[0]])
+        self.valu(f"v_mul_{tc}", [turns], [fconst(float(INV_TWO_PI), tc), args[0]])
         self.valu(f"v_cos_{tc}", [target], [turns])
-
-    def math_tan(self, target, args, tc):
-        sine, cosine, inverse = self.vreg("v"), self.vreg("v"), self.vreg("v")
-        self.math_sin(sine, args, tc)
-        self.math_cos(cosine, args, tc)
-        self.valu(f"v_rcp_{tc}", [inverse], [cosine])
-        self.valu(f"v_mul_{tc}", [target], [sine, inverse])
 
     def math_saturate(self, target, args, tc):
         self.valu(f"v_max_{tc}", [target], [args[0], args[0]], "clamp")
@@ -171,11 +131,6 @@ class MathSelection:
     def math_isfinite(self, target, args, tc):
         self.valu(f"v_cmp_class_{tc}", [target], [args[0], Imm(0x1F8)])
 
-    def math_ldexp(self, target, args, tc):
-        exponent = self.vreg("v")
-        self.valu(f"v_cvt_i32_{tc}" if tc == "f32" else "v_cvt_i16_f16", [exponent], [args[1]])
-        self.valu(f"v_ldexp_{tc}", [target], [args[0], exponent])
-
     def math_fmod(self, target, args, tc):
         inverse, quotient, whole, product, difference = (self.vreg("v") for _ in range(5))
         self.valu(f"v_rcp_{tc}", [inverse], [args[1]])
@@ -199,83 +154,6 @@ class MathSelection:
         self.valu(f"v_fma_{tc}", [cubic], [Imm(-2.0), t, fconst(3.0, tc)])
         self.valu(f"v_mul_{tc}", [square], [t, t])
         self.valu(f"v_mul_{tc}", [target], [square, cubic])
-
-    def _exp_pair(self, value, tc, scale=1.0):
-        """(e^(scale*x), e^(-scale*x)) for the hyperbolic functions."""
-        scaled, grow, shrink = self.vreg("v"), self.vreg("v"), self.vreg("v")
-        self.valu(f"v_mul_{tc}", [scaled], [fconst(LOG2_E * scale, tc), value])
-        self.valu(f"v_exp_{tc}", [grow], [scaled])
-        self.valu(f"v_rcp_{tc}", [shrink], [grow])
-        return grow, shrink
-
-    def math_sinh(self, target, args, tc):
-        grow, shrink = self._exp_pair(args[0], tc)
-        difference = self.vreg("v")
-        self.valu(f"v_sub_{tc}", [difference], [grow, shrink])
-        self.valu(f"v_mul_{tc}", [target], [Imm(0.5), difference])
-
-    def math_cosh(self, target, args, tc):
-        grow, shrink = self._exp_pair(args[0], tc)
-        total = self.vreg("v")
-        self.valu(f"v_add_{tc}", [total], [grow, shrink])
-        self.valu(f"v_mul_{tc}", [target], [Imm(0.5), total])
-
-    def math_tanh(self, target, args, tc):
-        grow, _ = self._exp_pair(args[0], tc, 2.0)
-        above, below, inverse = self.vreg("v"), self.vreg("v"), self.vreg("v")
-        self.valu(f"v_add_{tc}", [above], [Imm(-1.0), grow])
-        self.valu(f"v_add_{tc}", [below], [Imm(1.0), grow])
-        self.valu(f"v_rcp_{tc}", [inverse], [below])
-        self.valu(f"v_mul_{tc}", [target], [above, inverse])
-
-    def _atan_core(self, target, value, tc):
-        """atan(x): reduce |x| to [0, 1], a degree-9 odd polynomial, undo the reduction, copy the sign."""
-        magnitude, inverse, reduced, square, poly, tail, flipped, result = (self.vreg("v") for _ in range(8))
-        large = self.mask_reg()
-        keep = Imm(0x7FFF if tc == "f16" else 0x7FFFFFFF)
-        self.valu("v_and_b32", [magnitude], [keep, value])
-        self.valu(f"v_rcp_{tc}", [inverse], [magnitude])
-        self.valu(f"v_cmp_lt_{tc}", [large], [Imm(1.0), magnitude])
-        self.valu("v_cndmask_b32", [reduced], [magnitude, inverse, large])
-        self.valu(f"v_mul_{tc}", [square], [reduced, reduced])
-        self.valu(f"v_fma_{tc}", [poly], [square, fconst(0.0208351, tc), fconst(-0.085133, tc)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(0.180141, tc)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(-0.3302995, tc)])
-        self.valu(f"v_fma_{tc}", [poly], [square, poly, fconst(0.999866, tc)])
-        self.valu(f"v_mul_{tc}", [tail], [reduced, poly])
-        self.valu(f"v_sub_{tc}", [flipped], [fconst(HALF_PI, tc), tail])
-        self.valu("v_cndmask_b32", [result], [tail, flipped, large])
-        self.valu("v_bfi_b32", [target], [keep, result, value])
-
-    def math_atan(self, target, args, tc):
-        self._atan_core(target, args[0], tc)
-
-    def math_atan2(self, target, args, tc):
-        y, x = args
-        inverse, ratio, angle, shifted = (self.vreg("v") for _ in range(4))
-        negative = self.mask_reg()
-        self.valu(f"v_rcp_{tc}", [inverse], [x])
-        self.valu(f"v_mul_{tc}", [ratio], [y, inverse])
-        self._atan_core(angle, ratio, tc)
-        signed_pi = self.vreg("v")
-        self.valu("v_bfi_b32", [signed_pi], [Imm(0x7FFF if tc == "f16" else 0x7FFFFFFF), fconst(PI, tc), y])
-        self.valu(f"v_add_{tc}", [shifted], [angle, signed_pi])
-        self.valu(f"v_cmp_gt_{tc}", [negative], [Imm(0.0), x])
-        self.valu("v_cndmask_b32", [target], [angle, shifted, negative])
-
-    def math_asin(self, target, args, tc):
-        square, rest, root, inverse, ratio = (self.vreg("v") for _ in range(5))
-        self.valu(f"v_mul_{tc}", [square], [args[0], args[0]])
-        self.valu(f"v_sub_{tc}", [rest], [Imm(1.0), square])
-        self.valu(f"v_sqrt_{tc}", [root], [rest])
-        self.valu(f"v_rcp_{tc}", [inverse], [root])
-        self.valu(f"v_mul_{tc}", [ratio], [args[0], inverse])
-        self._atan_core(target, ratio, tc)
-
-    def math_acos(self, target, args, tc):
-        angle = self.vreg("v")
-        self.math_asin(angle, args, tc)
-        self.valu(f"v_sub_{tc}", [target], [fconst(HALF_PI, tc), angle])
 
     # ------------------------------------------------------------------ bits
     def select_bits(self, inst: Inst) -> None:

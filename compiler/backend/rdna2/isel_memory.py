@@ -25,6 +25,7 @@ from .isel_image import ImageSelection, is_texture
 from .machine import IMPLICIT_DEF, Imm, MInst, Special, SubReg, VReg
 
 SLOT_BYTES = 32
+TABLE_NAME = "descriptor table"  # the name of the VReg of s[0:1] (machine_cse.py merges loads from it)
 _LDS_ADDRESS_USERS = {Op.LDS_LOAD: 0, Op.LDS_STORE: 0, Op.LDS_ATOMIC: 0}
 
 
@@ -51,7 +52,7 @@ class MemorySelection(ImageSelection):
 
     # ------------------------------------------------------------------ ABI
     def setup_abi(self) -> None:
-        self.table = VReg("s", 2, "descriptor table", phys=0)
+        self.table = VReg("s", 2, TABLE_NAME, phys=0)
         self.descriptors: dict = {}
         wanted = {inst.attrs.get("which") for inst in self.function.instructions() if inst.op is Op.THREAD_INPUT}
         self.group_ids = []
@@ -425,7 +426,8 @@ class MemorySelection(ImageSelection):
             self.loaded_value(inst, regs, "s")
             return
         vaddr, mode = self.buffer_addressing(binding, index, dynamic)
-        typed = binding.kind in ("Buffer", "RWBuffer")
+        # a format load widens each 16-bit channel to a dword: 16-bit elements move as raw dwords
+        typed = binding.kind in ("Buffer", "RWBuffer") and element(inst.type).bits == 32
         regs = []
         if tight_size(inst.type) == 2:
             reg = self.fresh_tuple(1, self.name(inst))
@@ -471,7 +473,7 @@ class MemorySelection(ImageSelection):
         descriptor = self.descriptor(binding, array_index)
         offset = inst.attrs.get("offset", 0)
         vaddr, mode = self.buffer_addressing(binding, index, dynamic)
-        typed = binding.kind in ("Buffer", "RWBuffer")
+        typed = binding.kind in ("Buffer", "RWBuffer") and element(value.type).bits == 32  # as in loads
         if tight_size(value.type) == 2:
             self.emit("buffer_store_short", [], [self.to_vgpr(self.component(value, 0)), vaddr, descriptor, Imm(0)],
                       f"{mode}{_offset(offset, ' ')}")

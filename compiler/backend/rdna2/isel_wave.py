@@ -181,7 +181,8 @@ class WaveSelection:
             operands.append(imm if -16 <= imm.value <= 64 else self.to_sgpr(imm))
         fetch, bound = inst.attrs.get("fetch_inactive", False), inst.attrs.get("bound_ctrl", False)
         modifiers = f"op_sel:[{int(fetch)},{int(bound)}]" if fetch or bound else ""
-        self.lane_move(inst, source, old, "v_permlanex16_b32", modifiers, operands)
+        # its lane selects never leave the row: with either bit every active lane is written
+        self.lane_move(inst, source, None if fetch or bound else old, "v_permlanex16_b32", modifiers, operands)
 
     def select_ds_swizzle(self, inst: Inst) -> None:
         source, _ = inst.operands

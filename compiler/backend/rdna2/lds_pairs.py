@@ -27,21 +27,24 @@ from __future__ import annotations
 import re
 
 from .machine import Imm, MBlock, MFunction, MInst, Special, SubReg, VReg
+from .pressure import Pressure
 
 READ, WRITE = "ds_read_b32", "ds_write_b32"
 _OFFSET = re.compile(r"^(?:offset:(\d+))?$")
 DWORD_UNITS, ST64_UNITS, MAX_FIELD = 4, 256, 255
 
 
-def pair_lds_accesses(function: MFunction) -> int:
-    """Pair every group's accesses; the number of instructions saved."""
+def pair_lds_accesses(function: MFunction, pressure: Pressure | None = None) -> int:
+    """Pair every group's accesses; the number of instructions saved. With ``pressure``, a pair
+    whose moved access would hold a VGPR where that takes the kernel into another granule
+    stays two accesses."""
     defs = _def_counts(function)
     renames: dict[VReg, SubReg] = {}
     saved = 0
     for block in function.blocks:
         before: dict[int, list[MInst]] = {}  # index -> instructions to insert before it
         for group in _read_groups(block, defs) + _write_groups(block):
-            saved += _pair_group(block, group, renames, before)
+            saved += _pair_group(block, group, renames, before, pressure)
         block.insts = [inst for index, original in enumerate(block.insts)
                        for inst in [*before.get(index, []), original] if inst is not None]
     if renames:
@@ -160,7 +163,7 @@ def _form(low: int, high: int) -> str | None:
     return None
 
 
-def _pair_group(block: MBlock, group: list[int], renames: dict, before: dict) -> int:
+def _pair_group(block: MBlock, group: list[int], renames: dict, before: dict, pressure: Pressure | None) -> int:
     insts = [block.insts[index] for index in group]
     offsets = [_offset(inst) for inst in insts]
     batches = [(0, _pairs(offsets))]
@@ -176,6 +179,12 @@ def _pair_group(block: MBlock, group: list[int], renames: dict, before: dict) ->
     saved = 0
     for shift, batch in batches:
         batch = [pair for pair in batch if _movable(block, group, insts, *pair[:2])]
+        if pressure is not None and shift and len(batch) >= 2:  # the moved base, live over the batch
+            where = [pressure.where(insts[k]) for pair in batch for k in pair[:2]]
+            if not pressure.hold(min(where), max(where), 1):
+                continue
+        if pressure is not None:
+            batch = [pair for pair in batch if _affordable(pressure, insts, *pair[:2])]
         if not batch or shift and len(batch) < 2:
             continue
         pair_base = base
@@ -200,6 +209,19 @@ def _movable(block: MBlock, group: list[int], insts: list[MInst], i: int, j: int
         return not any(late.defs[0] in inst.registers("uses") for inst in between)
     data = set(early.registers("uses"))
     return not any(data.intersection(inst.registers("defs")) for inst in between)
+
+
+def _affordable(pressure: Pressure, insts: list[MInst], i: int, j: int) -> bool:
+    """Hold what the pair moves: a read's result from the earlier read on, a write's data up to
+    the later write."""
+    early, late = sorted((insts[i], insts[j]), key=pressure.where)
+    first, last = pressure.where(early), pressure.where(late)
+    if late.mnemonic == READ:
+        return pressure.hold(first, last, 1)
+    data = early.uses[1]
+    reg = data.base if isinstance(data, SubReg) else data
+    end = pressure.ends.get(reg, last)
+    return pressure.hold(end + 1, last + 1, data.count if isinstance(data, SubReg) else data.size)
 
 
 def _merge(block: MBlock, group: list[int], insts: list[MInst], offsets: list[int], pair, shift: int, base: VReg,

@@ -79,28 +79,12 @@ def render_listing(module: Module, source: bool = False, sources: SourceCache | 
 
 
 def select_and_allocate(module: Module) -> tuple[Selector, MFunction, Allocation]:
-    """Selection and register allocation. Two of selection's clean-ups can cost registers: a pair
-    of LDS reads needs two adjacent VGPRs where single reads could reuse their address's, and a
-    value computed once lives longer than its two copies did. Where they cost a VGPR granule, the
-    kernel is selected again without the pairs, then without both (LLVM's scheduler, likewise,
-    reverts a schedule that lowers occupancy)."""
-    def attempt(pairs: bool, cse: bool):
-        selector = Selector(module)
-        selector.clean_up.pair_lds, selector.clean_up.machine_cse = pairs, cse
-        function = selector.run()
-        allocation = allocate(function, scratch_base=module.scratch_bytes)
-        return selector, function, allocation, device.vgprs_allocated(max(allocation.vgprs_used, 1), function.wave_size)
-
-    best = full = attempt(True, True)
-    done = full[0].clean_up
-    if done.paired_lds or done.merged_repeats:
-        plain = attempt(False, False)
-        if plain[3] < full[3]:
-            best = plain
-            if done.paired_lds and done.merged_repeats:
-                without_pairs = attempt(False, True)
-                best = without_pairs if without_pairs[3] <= plain[3] else plain
-    return best[:3]
+    """Selection and register allocation, once. The clean-ups that lengthen live ranges (LDS
+    pairs, values computed once) weigh the VGPRs they hold themselves (``pressure.py``): none
+    takes the kernel into another allocation granule."""
+    selector = Selector(module)
+    function = selector.run()
+    return selector, function, allocate(function, scratch_base=module.scratch_bytes)
 
 
 def header_lines(module: Module, selector: Selector, listing: Listing, allocation: Allocation) -> list[str]:

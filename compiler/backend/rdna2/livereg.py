@@ -112,7 +112,9 @@ def keeps_old_lanes(inst: MInst) -> bool:
     out of reach or masked off (``v_permlanex16_b32``, DPP without ``bound_ctrl:1`` or full masks),
     and memory atomics that return the old value in the register holding their data (``glc``)."""
     name = inst.mnemonic
-    if name.startswith(_KEEP_DESTINATION) or "_atomic_" in name:
+    if name.startswith(("v_permlane16_b32", "v_permlanex16_b32")) and inst.modifiers.startswith("op_sel:["):
+        return False  # fetch_inactive or bound_ctrl: every active lane is written (selects stay in the row)
+    if name.startswith(_KEEP_DESTINATION) or "_atomic_" in name or "UNUSED_PRESERVE" in inst.modifiers:
         return True
     if "_dpp" in name or "dpp8:" in inst.modifiers:
         modifiers = inst.modifiers

@@ -159,6 +159,10 @@ class MBlock:
     insts: list[MInst] = field(default_factory=list)
     comment: str = ""
 
+    @property
+    def may_branch(self) -> bool:
+        return any(inst.mnemonic.startswith(("s_branch", "s_cbranch", "s_endpgm", "s_setpc")) for inst in self.insts)
+
     def emit(self, mnemonic: str, defs=(), uses=(), modifiers: str = "", coord: Coord = UNKNOWN,
              comment: str = "") -> MInst:
         inst = MInst(mnemonic, list(defs), list(uses), modifiers, coord, comment)

@@ -61,14 +61,15 @@ def operand_class_problems(text: str) -> list[str]:
 
 def _operands(rest: str) -> list[str]:
     """The comma-separated fields, a bracketed address list kept whole, modifiers dropped."""
-    fields, depth, current = [], 0, ""
-    for char in rest:
-        if char == "," and depth == 0:
+    fields: list[str] = []
+    current, depth = None, 0  # the field being read; brackets open before the next comma
+    for part in rest.split(","):  # (split, then join across commas inside brackets: no loop per character)
+        if current is not None and depth == 0:
             fields.append(current.strip())
-            current = ""
-            continue
-        depth += {"[": 1, "]": -1}.get(char, 0)
-        current += char
+            current = part
+        else:
+            current = part if current is None else current + "," + part
+        depth += part.count("[") - part.count("]")
     if current.strip():
         fields.append(current.strip())
     if fields:  # ``v[107:114] dmask:0x1 dim:...``: the operand is the first word

@@ -4,11 +4,13 @@
 
 A test oracle for the back end (STYLE item 15): the IR interpreter says what a kernel computes,
 this says what its listing computes, and tests compare the two. It runs the RDNA2 the selector
-emits for buffers (``simulate_buffers.py``), LDS, images (gather4 in ``simulate_gather.py``), scalar and vector ALU work,
-DPP16 and exec-mask control flow; anything else raises ``SimulationError``. Registers are 32-bit
-words: VGPRs one per lane, SGPRs one per wave; a lane mask is one SGPR (wave32) or a pair
-(wave64). Descriptors are modeled: the table at ``s[0:1]`` holds, per binding slot, the binding's
-number (dword 0) and element count (dword 2): instructions find their array through them.
+emits for buffers (``simulate_buffers.py``, typed ones in every format), LDS, images (loads, stores,
+sizes and SampleLevel in ``simulate_images.py``, gather4 in ``simulate_gather.py``), scalar and vector
+ALU work, DPP16 and exec-mask control flow; anything else raises ``SimulationError``. Registers are
+32-bit words: VGPRs one per lane, SGPRs one per wave; a lane mask is one SGPR (wave32) or a pair
+(wave64). The table at ``s[0:1]`` holds, per binding slot, a real gfx10 descriptor built from what
+is bound (``simulate_descriptors.py``: V#, T# and S# words, GetDimensions reads their fields);
+instructions find their array through the descriptor's base address.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...ir.core import Module
+from ...machine import transcendentals
 from . import simulate_atomics as atomics
 from . import simulate_buffers as buffers
 from . import simulate_denormals as denormals
+from . import simulate_descriptors as descriptors
 from . import simulate_gather as gathers
+from . import simulate_images as images
 from . import simulate_lds_pairs as lds_pairs
 from . import simulate_wide as wide_alu
 from .machine import Imm, Label, MFunction, MInst, Special, SubReg, VReg
@@ -64,7 +69,8 @@ _SALU = {"add_u32": lambda a, b: a + b, "add_i32": lambda a, b: a + b, "sub_u32"
          "sub_i32": lambda a, b: a - b, "mul_i32": lambda a, b: a * b, "and_b32": lambda a, b: a & b,
          "or_b32": lambda a, b: a | b, "xor_b32": lambda a, b: a ^ b, "andn2_b32": lambda a, b: a & ~b,
          "lshl_b32": lambda a, b: a << (b & 31), "lshr_b32": lambda a, b: a >> (b & 31),
-         "min_u32": min, "max_u32": max, "xnor_b32": lambda a, b: ~(a ^ b)}
+         "min_u32": min, "max_u32": max, "xnor_b32": lambda a, b: ~(a ^ b),
+         "bfe_u32": lambda a, b: (a >> (b & 31)) & ((1 << ((b >> 16) & 0x7F)) - 1)}
 _CONDITIONS = {"eq": np.equal, "ne": np.not_equal, "neq": lambda a, b: ~np.equal(a, b), "lg": np.not_equal,
                "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
                "u": lambda a, b: np.isnan(a) | np.isnan(b), "o": lambda a, b: ~(np.isnan(a) | np.isnan(b))}
@@ -88,6 +94,7 @@ class Machine:
         self.v[0] = np.arange(self.wave)  # thread id x: one group, lanes in order
         self.descriptor_table = self.table()
         self.flushed_sources, self.flushed_result = [], False  # the VALU instruction's fp32 roles
+        self.border_colors: list = []  # the samplers' border colors, by S# border_color_ptr
 
     def table(self) -> dict[int, tuple[int, int]]:
         """Byte offset in the descriptor table -> (binding number, array element), as isel_memory lays it out."""
@@ -248,7 +255,7 @@ class Machine:
         elif name in _SALU:
             result = _SALU[name](self.read(inst.uses[0]), self.read(inst.uses[1])) & 0xFFFFFFFF
             self.write_s(inst.defs[0], result)
-            self.scc = result != 0 if name.startswith(("and", "or", "xor", "lsh")) else self.scc
+            self.scc = result != 0 if name.startswith(("and", "or", "xor", "lsh", "bfe")) else self.scc
         else:
             raise SimulationError(f"cannot simulate {inst.format()}")
 
@@ -285,10 +292,12 @@ class Machine:
         _, first, count = self.regs(target)
         if inst.mnemonic.startswith("s_load_dwordx"):  # a descriptor from the table
             binding, element = self.descriptor_table[self.offset(inst.uses[1])]
-            values = [binding, element, 1 << 30] + [0] * (count - 3)
+            values = descriptors.words(self, binding, element) + [0] * 8
         else:
-            binding = self.bindings[int(self.s[self.regs(inst.uses[0])[1]])]
-            source = self.buffers[binding.name].tobytes() if binding.name in self.buffers else \
+            binding, element = descriptors.resource(self, self.regs(inst.uses[0])[1])
+            given = self.buffers.get(binding.name)
+            given = given[element] if isinstance(given, list) else given  # an element of a buffer array
+            source = given.tobytes() if given is not None else \
                 self.cbuffers.get(binding.name, b"")  # a read-only buffer at a uniform offset, or constants
             data = np.frombuffer(bytes(source) + bytes(4 * (count + 64)), np.uint32)
             start = self.offset(inst.uses[1]) // 4
@@ -358,6 +367,12 @@ class Machine:
             "rcp_f32": lambda: u32((1 / f32(a)).astype(np.float32)),
             "rcp_iflag_f32": lambda: u32((1 / f32(a)).astype(np.float32)),
             "sqrt_f32": lambda: _sqrt(f32(a)),
+            # the approximate instructions as machine/transcendentals.py defines them
+            "exp_f32": lambda: u32(transcendentals.exp2(f32(a))),
+            "log_f32": lambda: u32(transcendentals.log2(f32(a))),
+            "rsq_f32": lambda: u32(transcendentals.rsqrt(f32(a))),
+            "sin_f32": lambda: u32(transcendentals.sin_turns(f32(a))),
+            "cos_f32": lambda: u32(transcendentals.cos_turns(f32(a))),
             "cvt_f32_f16": lambda: u32((a & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float32)),
             "cvt_f16_f32": lambda: f32(a).astype(np.float16).view(np.uint16).astype(np.uint32),
             "bfe_i32": lambda: ((a << (32 - sources[1] - sources[2])).view(np.int32)
@@ -380,11 +395,12 @@ class Machine:
         source = self.vector(inst.uses[0])
         selects = self.read(inst.uses[1]) | (self.read(inst.uses[2]) << 32)
         fetch_inactive = inst.modifiers.startswith("op_sel:[1")
+        bound_ctrl = inst.modifiers.startswith("op_sel:[") and inst.modifiers[10:11] == "1"  # an inactive source reads 0
         lane = np.arange(self.wave)
         other_row = lane - lane % 32 + (16 - lane % 32 // 16 * 16)
         origin = other_row + np.array([(selects >> (4 * (int(k) % 16))) & 15 for k in lane])
         valid = fetch_inactive | self.exec[origin]
-        old = self.vector(inst.defs[0])
+        old = np.zeros_like(source) if bound_ctrl else self.vector(inst.defs[0])
         self.write_v(inst.defs[0], np.where(valid, source[origin], old))
 
     def mbcnt(self, mask, addend, base: int) -> np.ndarray:
@@ -486,55 +502,6 @@ class Machine:
                 else:
                     self.v[register + k][lane] = self.scratch[lane, index + k]
 
-    def image(self, inst: MInst) -> None:
-        """image_load(_mip) / image_store / image_get_resinfo on float4 textures given as NumPy arrays
-        ((slices,) height, width, 4), a list of them per mip level, a list of those per array element."""
-        name = inst.mnemonic
-        store = name == "image_store" or (name.startswith("image_atomic_") and not inst.defs)
-        descriptor = next(op for op in inst.uses if getattr(op, "cls", "v") == "s")
-        first_desc = self.regs(descriptor)[1]
-        binding = self.bindings[int(self.s[first_desc])]
-        resource = self.buffers[binding.name]
-        if binding.count != 1:
-            resource = resource[int(self.s[first_desc + 1])]
-        mips = resource if isinstance(resource, list) else [resource]
-        address = []
-        for op in inst.uses[1 if store else 0:inst.uses.index(descriptor)]:
-            cls, first, count = self.regs(op)
-            address.extend(self.v[first + k] for k in range(count))
-        if name == "image_get_resinfo":
-            shape = mips[0].shape
-            fields = [shape[-2], shape[-3], shape[0] if len(shape) == 4 else 1, len(mips)]
-            dmask = int(re.search(r"dmask:0x([0-9a-f]+)", inst.modifiers).group(1), 16)
-            values = [fields[k] for k in range(4) if dmask >> k & 1]
-            for k, value in enumerate(values):
-                self.write_v(inst.defs[0], np.full(self.wave, value, np.uint32), index=k)
-            return
-        if name.startswith("image_atomic_"):
-            atomics.image_atomic(self, inst, mips[0], address)
-            return
-        mip = address[-1] if name == "image_load_mip" else np.zeros(self.wave, np.uint32)  # x, y[, slice], mip
-        for lane in np.flatnonzero(self.exec):
-            level = int(mip[lane])
-            if level >= len(mips):
-                continue
-            texels = mips[level]
-            x, y = int(address[0][lane]), int(address[1][lane])
-            key = (int(address[2][lane]), y, x) if texels.ndim == 4 else (y, x)
-            if any(not 0 <= c < size for c, size in zip(key, texels.shape)):
-                if not store:
-                    for k in range(4):
-                        self.v[self.regs(inst.defs[0])[1] + k][lane] = 0
-                continue
-            if store:
-                data = self.regs(inst.uses[0])[1]
-                texels[key] = [self.v[data + k][lane] for k in range(4)] if texels.dtype == np.uint32 else \
-                    np.array([self.v[data + k][lane] for k in range(4)], np.uint32).view(np.float32)
-            else:
-                words = np.asarray(texels[key], np.float32).view(np.uint32)
-                for k in range(4):
-                    self.v[self.regs(inst.defs[0])[1] + k][lane] = words[k]
-
     def nothing(self, inst: MInst) -> None:
         pass
 
@@ -554,8 +521,8 @@ _HANDLERS = [
     ("buffer_gl", Machine.nothing), ("s_load_", Machine.smem), ("s_buffer_load", Machine.smem),
     ("s_", Machine.salu), ("v_", denormals.flushing(Machine.valu)), ("buffer_", buffers.access),
     ("ds_read2", lds_pairs.pair_access), ("ds_write2", lds_pairs.pair_access), ("ds_", Machine.lds_access),
-    ("image_gather4", gathers.gather4), ("image_sample", gathers.refuse_filtering),
-    ("image_", Machine.image), ("scratch_", Machine.scratch_access),
+    ("image_gather4", gathers.gather4), ("image_sample", images.sample_instruction),
+    ("image_", images.access), ("scratch_", Machine.scratch_access),
 ]
 
 

@@ -1,16 +1,15 @@
 """The listing simulator's ``image_gather4[_c]_lz[_o]``: D3D's gather4 at mip 0 of a 2-D texture
 or 2-D array, one channel (dmask 1 red, 2 green, 4 blue, 8 alpha) of the four texels of the
-bilinear footprint into four VGPRs, x, y, z, w (``d16`` results, from Texture2D<half4>, are
+bilinear footprint (texels converted from the texture's format as loads convert them) into four VGPRs, x, y, z, w (``d16`` results, from Texture2D<half4>, are
 not simulated).
 
 The address VGPRs are [offset,] [reference,] u, v[, slice] as float32 bits (``_c``: GatherCmp,
 each value compared with the reference, 1.0 or 0.0); the offset dword packs
-6-bit signed texel offsets, u in bits 0-5 and v in bits 8-13. The texture and the sampler
-are found through their descriptors (the first SGPR holds the binding number, as for every
-descriptor the simulator loads); the sampler is an ``shc.Sampler`` or ``(filter, address)``.
+6-bit signed texel offsets, u in bits 0-5 and v in bits 8-13. The texture is found through
+its T#'s base address, the address mode, border color and comparison are the S#'s fields
+(``simulate_descriptors.py``).
 The texel footprint itself is the interpreter's model (``ir/interpret/gather.py``), so the
 simulator checks the listing's operands, not a second copy of the arithmetic.
-``image_sample_*`` (filtered sampling) is refused with a ``SimulationError``.
 """
 
 from __future__ import annotations
@@ -20,6 +19,9 @@ import re
 import numpy as np
 
 from ...ir.interpret.gather import compared, gather_texels
+from ...machine.abi import COMPARISONS
+from . import simulate_descriptors as descriptors
+from .simulate_images import Image
 
 
 def _signed6(bits: int) -> int:
@@ -27,13 +29,15 @@ def _signed6(bits: int) -> int:
 
 
 def gather4(machine, inst) -> None:
-    descriptors = [k for k, op in enumerate(inst.uses) if getattr(op, "cls", "v") == "s"]
-    texture, sampler = (machine.bindings[int(machine.s[machine.regs(inst.uses[k])[1]])] for k in descriptors[:2])
-    resource = machine.buffers[texture.name]
-    level = np.asarray(resource[0] if isinstance(resource, list) else resource)
-    state = machine.buffers[sampler.name]
+    positions = [k for k, op in enumerate(inst.uses) if getattr(op, "cls", "v") == "s"]
+    image = Image(machine, machine.regs(inst.uses[positions[0]])[1])
+    level = image.decoded(0) if image.is_array else image.decoded(0)[0]  # 4 channels of 32 bits
+    first = machine.regs(inst.uses[positions[1]])[1]
+    sampler = descriptors.sampler_state([int(machine.s[first + k]) & 0xFFFFFFFF for k in range(4)],
+                                        machine.border_colors)
+    state = (int(sampler["linear"]), sampler["mode"], list(sampler["border"]), COMPARISONS[sampler["comparison"]])
     address = []
-    for op in inst.uses[:descriptors[0]]:
+    for op in inst.uses[:positions[0]]:
         _, first, count = machine.regs(op)
         address.extend(machine.v[first + k] for k in range(count))
     offset = (0, 0)
@@ -60,9 +64,3 @@ def gather4(machine, inst) -> None:
         for k in range(4):
             machine.v[first + k][lane] = words[k]
 
-
-def refuse_filtering(machine, inst) -> None:
-    """``image_sample_*``: the filter the hardware's sampler applies is not modelled here."""
-    from .simulate import SimulationError  # simulate.py imports this module
-
-    raise SimulationError(f"cannot simulate {inst.format()}: filtered sampling is run by the host JIT only")

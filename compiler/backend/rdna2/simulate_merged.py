@@ -4,7 +4,8 @@ Each computes what its two-instruction pair computed: ``v_min3_f32 d, a, b, c`` 
 ``min(min(a, b), c)`` (NaN-avoiding as ``v_min_f32``, with VOP3 ``neg``/``abs`` on any source),
 ``v_lshl_add_u32 d, a, s, c`` is ``(a << s) + c`` mod 2^32, ``v_and_or_b32 d, a, b, c`` is
 ``(a & b) | c``, ``v_cvt_f32_f16_sdwa d, a src0_sel:WORD_1`` converts ``a``'s high half (``WORD_0``
-its low half). (``v_lshl_or_b32``, ``v_add3_u32`` and ``v_bfe_u32`` were simulated already.)
+its low half), ``v_cvt_f16_f32_sdwa d, a dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE`` converts ``a``
+into ``d``'s high half and keeps its low half. (``v_lshl_or_b32``, ``v_add3_u32`` and ``v_bfe_u32`` were simulated already.)
 """
 
 from __future__ import annotations
@@ -48,7 +49,17 @@ def _half_to_float(machine, inst):
     put_word(machine, inst, half.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32))
 
 
-HANDLERS: dict = {"v_lshl_add_u32": _lshl_add, "v_and_or_b32": _and_or, "v_cvt_f32_f16_sdwa": _half_to_float}
+def _float_to_high_half(machine, inst):
+    if inst.modifiers != "dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD":
+        raise ValueError(f"cannot simulate {inst.format()}")
+    (value,) = singles(machine, inst, 1)
+    half = value.astype(np.float16).view(np.uint16).astype(np.uint32)  # round to nearest even
+    kept = machine.vector(inst.defs[0]).astype(np.uint32) & np.uint32(0xFFFF)
+    put_word(machine, inst, kept | (half << np.uint32(16)))
+
+
+HANDLERS: dict = {"v_lshl_add_u32": _lshl_add, "v_and_or_b32": _and_or, "v_cvt_f32_f16_sdwa": _half_to_float,
+                  "v_cvt_f16_f32_sdwa": _float_to_high_half}
 for _name, _float, _int in (("min", np.fmin, np.minimum), ("max", np.fmax, np.maximum)):
     HANDLERS[f"v_{_name}3_f32"] = _three_floats(_float)
     HANDLERS[f"v_{_name}3_i32"] = _three_ints(_int, True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...machine import transcendentals
 from ..ops import Op
 from .fused import fused_multiply_add as fused_multiply_add_rounded_once
 from .values import (InterpretError, Whole, as_lanes, cast_wrapping, convert, dtype_of, is_aggregate,
@@ -321,23 +322,29 @@ def _cross(a, b):
                      a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
 
 
+def _rsqrt(x):
+    return 1 / np.sqrt(x) if x.dtype == np.float64 else transcendentals.rsqrt(x)
+
+
 def _saturate(x):
     """Clamped to [0, 1]; NaN gives 0 (D3D), -0.0 gives +0.0 (as ``llvm.maximum`` orders them)."""
     x = np.where(np.isnan(x), 0, x)
     return np.where(x <= 0, np.zeros_like(x), np.minimum(x, 1)).astype(x.dtype)
 
 
+# the transcendental primitives are compiler/machine/transcendentals.py's (f32 and f16; double
+# has only sqrt, rcp and rsqrt); exp, log, pow, tan, atan... are expanded before the
+# interpreter sees them (ir/lower/intrinsics_math.py)
 MATH_FUNCTIONS = {
-    "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "rcp": lambda x: 1 / x,
-    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log10": np.log10,
-    "pow": np.power, "floor": np.floor, "ceil": np.ceil, "frac": lambda x: x - np.floor(x),
+    "sqrt": np.sqrt, "rsqrt": _rsqrt, "rcp": lambda x: 1 / x,
+    "exp2": transcendentals.exp2, "log2": transcendentals.log2,
+    "floor": np.floor, "ceil": np.ceil, "frac": lambda x: x - np.floor(x),
     "round": np.rint, "trunc": np.trunc,
-    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "atan2": np.arctan2, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "sin": transcendentals.sin, "cos": transcendentals.cos,
     "saturate": _saturate, "lerp": lambda a, b, s: a + s * (b - a),
     "clamp": lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
     "step": lambda edge, x: (x >= edge).astype(x.dtype), "smoothstep": _smoothstep,
-    "mad": lambda a, b, c: a * b + c, "fmod": np.fmod, "ldexp": lambda x, e: x * np.exp2(e),
+    "mad": lambda a, b, c: a * b + c, "fmod": np.fmod,
     "degrees": np.degrees, "radians": np.radians, "sign": np.sign,
     "isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
     "length": _length, "distance": lambda a, b: _length(a - b),
@@ -347,11 +354,15 @@ MATH_FUNCTIONS = {
 }
 
 
+_EXPANDED = ("exp", "log", "log10", "pow", "ldexp", "tan", "sinh", "cosh", "tanh", "atan", "atan2", "asin", "acos")
+
+
 def math_function(m, inst, args, exec_lanes):
     name = inst.attrs.get("fn")
     function = MATH_FUNCTIONS.get(name)
     if function is None:
-        raise InterpretError(f"math function {name!r} is not supported by the interpreter")
+        raise InterpretError(f"math function {name!r} is not supported by the interpreter"
+                             + (" (the IR lowering expands it)" if name in _EXPANDED else ""))
     # compute in the operands' type (sign, isnan, all and any have other result types)
     dtype = args[0].dtype if name in ("sign", "isnan", "isinf", "isfinite", "all", "any") else dtype_of(inst.type)
     operands = [flush(cast_wrapping(arg, dtype)) for arg in args]

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...machine.sampling import ADDRESS_MODES
 from ..ops import Op
 from .values import InterpretError, dtype_of, zeros
 
 # (du, dv) of x, y, z, w: lower left, lower right, upper right, upper left
 CORNERS = ((0, 1), (1, 1), (1, 0), (0, 0))
-ADDRESS_MODES = {"clamp": 0, "wrap": 1, "mirror": 2, "border": 3}
 
 
 def _address(index: int, size: int, mode: int) -> int | None:

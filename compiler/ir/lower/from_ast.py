@@ -42,6 +42,7 @@ from .exprs import ExpressionLowering
 from .globals import layout_globals, round_up, row_major, tight_size
 from .intrinsics import IntrinsicLowering
 from .intrinsics_composed import ComposedIntrinsics
+from .intrinsics_math import TranscendentalIntrinsics
 from .matrices import MatrixLowering
 from .methods import MethodLowering
 from .places import CBufferRoot, MemoryRoot, Place, PlaceLowering, ResourceRef, SSARoot
@@ -87,8 +88,9 @@ class Frame:
         self.breakables: list = []
 
 
-class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ComposedIntrinsics, MethodLowering,
-              ResourceLowering, ResourceCells, MatrixLowering, PlaceLowering, ValueLowering, ast.NodeVisitor):
+class Lowerer(ExpressionLowering, StatementLowering, IntrinsicLowering, ComposedIntrinsics, TranscendentalIntrinsics,
+              MethodLowering, ResourceLowering, ResourceCells, MatrixLowering, PlaceLowering, ValueLowering,
+              ast.NodeVisitor):
     def __init__(self, program: Program, wave_size: int, diagnostics: Diagnostics):
         self.program = program
         self.diagnostics = diagnostics

@@ -8,7 +8,8 @@ Arguments arrive converted to the types overload resolution chose
   evaluated: no short-circuit); ``clamp`` is ``min(max(x, lo), hi)``; ``mad`` is
   ``fma`` on floats and ``mul`` + ``add`` on integers; ``lerp``, ``step``, ``length``, ``distance``, ``normalize``, ``cross``, ``degrees``,
   ``radians``, ``all``, ``any``, ``modf`` and scalar/vector ``mul`` expand to
-  arithmetic; the rest of the math group is ``math {fn=name}``.
+  arithmetic; the rest of the math group is ``math {fn=name}``, the transcendentals expanded to
+  the primitives exp2, log2, sin, cos, rsqrt, rcp and sqrt (lower/intrinsics_math.py).
 - ``countbits firstbithigh firstbitlow reversebits``: ``bits {fn=name}``.
 - ``asuint asint asfloat``: ``bitcast``; ``f32tof16``/``f16tof32`` their own ops.
 - On matrices the element-wise intrinsics run a row at a time (``emit_op``);
@@ -92,8 +93,8 @@ class IntrinsicLowering:
         emit = self.emit_op  # a row at a time on matrices
         if name in ARITHMETIC:
             return emit(ARITHMETIC[name], values, result, None, coord)
-        if name in MATH:
-            return emit(Op.MATH, values, result, {"fn": name}, coord)
+        if name in MATH:  # the transcendentals expand (lower/intrinsics_math.py)
+            return self.math_function(name, values, result, coord)
         if name in BITS:
             return emit(Op.BITS, values, result, {"fn": name}, coord)
         if name in BITCASTS:
@@ -163,7 +164,7 @@ class IntrinsicLowering:
 
     def intrinsic_normalize(self, values, places, result, coord):
         v = values[0]
-        scale = self.b.emit(Op.MATH, [self._dot_self(v, coord)], v.type.element, {"fn": "rsqrt"}, coord)
+        scale = self.math_function("rsqrt", [self._dot_self(v, coord)], v.type.element, coord)
         return self._op(Op.MUL, [v, self.convert(scale, v.type, coord)], coord)
 
     def intrinsic_cross(self, values, places, result, coord):
@@ -194,7 +195,7 @@ class IntrinsicLowering:
     def intrinsic_sincos(self, values, places, result, coord):
         x = values[0]
         for index, fn in ((1, "sin"), (2, "cos")):
-            value = self.emit_op(Op.MATH, [x], x.type, {"fn": fn}, coord)
+            value = self.math_function(fn, [x], x.type, coord)
             self.store(places[index], self.convert(value, places[index].result_type, coord), coord)
         return None
 
