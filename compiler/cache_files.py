@@ -49,6 +49,24 @@ def code_fingerprint() -> str:
     return hasher.hexdigest()[:40]
 
 
+def package_stamp(package: str, keep) -> str | None:
+    """The name, size and modification time of each file of an installed package's folder
+    whose name ``keep`` accepts, or None without the package: a version stamp that neither
+    imports the package nor reads a file (for libraries whose version is costly to learn)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = spec.submodule_search_locations[0]
+    stamps = []
+    for name in sorted(os.listdir(folder)):
+        if keep(name):
+            info = os.stat(os.path.join(folder, name))
+            stamps.append(f"{name} {info.st_size} {info.st_mtime_ns}")
+    return ", ".join(stamps)
+
+
 def _python_files(folder: str) -> list[str]:
     """Every ``*.py`` file under ``folder`` (``os.walk``: several times faster than ``Path.rglob``)."""
     return [os.path.join(where, name) for where, _, names in os.walk(folder) for name in names

@@ -45,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from ..compiler.diagnostics import source_unchanged
-from ..compiler.cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
+from ..compiler.cache_files import (cache_dir, code_fingerprint, package_stamp, private_directory, read_private,
+                                    write_private)
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
 from .object_loader import load_object
@@ -121,8 +122,6 @@ def host_description() -> str:
 
 
 def _described_without_llvm() -> str | None:
-    import importlib.util
-
     import llvmlite
 
     try:
@@ -135,17 +134,11 @@ def _described_without_llvm() -> str | None:
                 fields[name.strip()] = value.strip()
     except OSError:
         return None
-    spec = importlib.util.find_spec("llvmlite.binding")
-    if spec is None or not spec.submodule_search_locations or not all(name in fields for name in CPU_FIELDS):
+    libraries = package_stamp("llvmlite.binding", lambda name: name.startswith("libllvmlite"))
+    if not libraries or not all(name in fields for name in CPU_FIELDS):
         return None
-    folder = spec.submodule_search_locations[0]
-    libraries = []
-    for name in sorted(os.listdir(folder)):
-        if name.startswith("libllvmlite"):
-            info = os.stat(os.path.join(folder, name))
-            libraries.append(f"{name} {info.st_size} {info.st_mtime_ns}")
     cpu = "; ".join(f"{name}: {fields[name]}" for name in CPU_FIELDS)
-    return f"llvmlite {llvmlite.__version__} ({', '.join(libraries)}); {os.uname().machine}; {cpu}"
+    return f"llvmlite {llvmlite.__version__} ({libraries}); {os.uname().machine}; {cpu}"
 
 
 def compile_object(llvm_ir: str, wave_entry: str = "shc_wave", plan: tuple[int, bool] = (2, False)) -> bytes:

@@ -31,7 +31,7 @@ import os
 import sys
 from typing import Any
 
-from ..cache_files import cache_dir, code_fingerprint, private_directory, read_private, write_private
+from ..cache_files import cache_dir, code_fingerprint, package_stamp, private_directory, read_private, write_private
 from ..diagnostics import RecordingSources, SourceFileError, read_source_bytes, source_unchanged
 
 FORMAT = 1  # bump when an entry's layout or what a key holds changes
@@ -90,26 +90,13 @@ def _key(command: str, params: dict[str, Any], main_file: str) -> str | None:
     options = repr(sorted(params.items()))
     hasher = hashlib.sha256("\0".join([
         str(FORMAT), command, options, os.getcwd(), os.path.abspath(main_file), code_fingerprint(), sys.version,
-        ply.__version__, _pcpp_stamp(), llvmlite.__version__, ""]).encode("utf-8"))
+        ply.__version__, package_stamp("pcpp", _is_module) or "no pcpp", llvmlite.__version__, ""]).encode("utf-8"))
     hasher.update(text)
     return hasher.hexdigest()[:40]
 
 
-def _pcpp_stamp() -> str:
-    """pcpp's modules' names, sizes and modification times (importing pcpp to read its
-    version would cost more than the whole lookup)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("pcpp")
-    if spec is None or not spec.submodule_search_locations:
-        return "no pcpp"
-    folder = spec.submodule_search_locations[0]
-    stamps = []
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            info = os.stat(os.path.join(folder, name))
-            stamps.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
-    return " ".join(stamps)
+def _is_module(name: str) -> bool:
+    return name.endswith(".py")  # pcpp's version would cost an import of pcpp
 
 
 def _entry(data: bytes | None) -> dict | None:
