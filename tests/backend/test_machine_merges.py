@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from shc.compiler.backend.rdna2.isel import select
+from shc.compiler.backend.rdna2.isel_memory import Text
 from shc.compiler.backend.rdna2.listing import render_listing
-from shc.compiler.backend.rdna2.machine import VReg
+from shc.compiler.backend.rdna2.machine import Imm, MBlock, MFunction, VReg
 from shc.compiler.backend.rdna2.regalloc import allocate
 from shc.compiler.backend.rdna2.simulate import simulate
+from shc.compiler.backend.rdna2.smem_clauses import merge_scalar_loads
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.pipeline import Options, compile_source
@@ -34,13 +36,16 @@ def module_of(body: str, wave: int, declarations: str = ""):
     return compile_source(source, "merge.hlsl", Options(wave_size=wave), Diagnostics())
 
 
-def listing_and_check(body: str, wave: int, declarations: str = "", inputs: dict | None = None) -> list[str]:
+def listing_and_check(body: str, wave: int, declarations: str = "", inputs: dict | None = None,
+                      cbuffers: dict | None = None) -> list[str]:
     """The allocated listing's lines, after checking the simulator agrees with the interpreter."""
     module = module_of(body, wave, declarations)
-    expected = run_wave(module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})}).buffers["o"]
+    expected = run_wave(module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})},
+                        cbuffers=cbuffers).buffers["o"]
     function = select(module)
     allocate(function)
-    simulated = simulate(function, module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})}).buffers["o"]
+    simulated = simulate(function, module, buffers={"o": np.zeros(wave, np.uint32), **(inputs or {})},
+                         cbuffers=cbuffers).buffers["o"]
     expected, simulated = np.asarray(expected).view(np.uint32), np.asarray(simulated).view(np.uint32)
     assert np.count_nonzero(expected) > wave // 2  # the kernel computed something per lane
     assert np.array_equal(simulated, expected), np.flatnonzero(simulated != expected)[:8]
@@ -311,3 +316,68 @@ def test_a_descriptor_read_early_stays_in_the_prologue():
     body = text.split("\nmain:\n", 1)[1].splitlines()
     loads = [number for number, line in enumerate(body) if "s_load_dwordx4" in line]
     assert loads == [1, 2]  # the two descriptors, right after the entry block's label
+
+
+CONSTANTS = "cbuffer C : register(b0) { uint a; uint b; uint c; uint n; };"
+VALUES = {"C": np.array([3, 5, 7, 9], np.uint32).tobytes()}
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_neighbouring_cbuffer_fields_load_as_one_wide_load(wave):
+    lines = listing_and_check("""
+        uint k = (a * b + c) << 2;
+        uint s = tid + (n >> 1);
+        for (uint i = 0; i < 3; i++) s += i * k + tid;
+        o[tid] = s + 1;
+    """, wave, CONSTANTS, cbuffers=VALUES)
+    loads = [line for line in lines if line.startswith("s_buffer_load")]
+    assert len(loads) == 1 and loads[0].startswith("s_buffer_load_dwordx4 "), loads
+    first = int(loads[0].split()[1].split("[")[1].split(":")[0].removeprefix("s"))
+    assert first % 4 == 0  # a 4-SGPR tuple starts on a multiple of 4
+    assert mnemonics(lines).count("s_waitcnt") <= 2  # the descriptors' wait and the fields' one
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_fields_with_a_gap_or_of_two_cbuffers_load_apart(wave):
+    lines = listing_and_check("""
+        o[tid] = (tid + a) * c + d + 1;
+    """, wave, "cbuffer C : register(b0) { uint a; uint b; uint c; };\n"
+               "cbuffer D : register(b1) { uint d; };",
+        cbuffers={"C": np.array([3, 5, 7], np.uint32).tobytes(), "D": np.array([11], np.uint32).tobytes()})
+    loads = [line for line in lines if line.startswith("s_buffer_load")]
+    assert mnemonics(loads) == ["s_buffer_load_dword"] * 3, loads  # a at 0x0 and c at 0x8; d through D
+
+
+def _loads_around_a_store(read_only: bool) -> list[str]:
+    """Two loads of neighbouring dwords with a buffer store between, through the pass alone."""
+    descriptor, other = VReg("s", 4, "r"), VReg("s", 4, "o")
+    first, second, total, address = VReg("s"), VReg("s"), VReg("s"), VReg("v")
+    block = MBlock(".LBB0_0")
+    block.emit("s_buffer_load_dword", [first], [descriptor, Text("0x0")])
+    block.emit("buffer_store_dword", [], [address, address, other, Imm(0)], "idxen")
+    block.emit("s_buffer_load_dword", [second], [descriptor, Text("0x4")])
+    block.emit("s_add_u32", [total], [first, second])
+    block.emit("buffer_store_dword", [], [total, address, other, Imm(0)], "idxen")
+    merge_scalar_loads(MFunction("main", [block]), frozenset({id(descriptor)} if read_only else ()))
+    return [inst.mnemonic for inst in block.insts]
+
+
+def test_a_load_of_a_writable_buffer_does_not_move_above_a_store():
+    assert _loads_around_a_store(False).count("s_buffer_load_dword") == 2
+    merged = _loads_around_a_store(True)  # a cbuffer's: nothing writes it
+    assert merged[0] == "s_buffer_load_dwordx2" and "s_buffer_load_dword" not in merged
+
+
+@pytest.mark.parametrize("wave", [32, 64])
+def test_spd_merges_its_constants_only_where_that_keeps_its_sgprs(wave):
+    # merged at wave64 its constants' 4-aligned tuple pushed a later descriptor up: 38 SGPRs
+    from shc.compiler.pipeline import compile_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "spd.hlsl")
+    listing = render_listing(compile_file(path, Options(wave_size=wave), Diagnostics()))
+    loads = [line.split()[0] for line in listing.text.splitlines() if line.strip().startswith("s_buffer_load")]
+    assert listing.sgprs <= 32
+    if wave == 32:
+        assert loads == ["s_buffer_load_dwordx4"]
+    else:  # kept apart: mips, numWorkGroups, workGroupOffset
+        assert loads == ["s_buffer_load_dword", "s_buffer_load_dword", "s_buffer_load_dwordx2"]

@@ -36,6 +36,7 @@ from ...ir.printer import Printer
 from ...passes.liveness import _register_banks as register_banks
 from ...passes.uniformity import LANE, Uniformity
 from .cleanup import CleanUp
+from .smem_clauses import read_only_descriptors
 from .control import ControlFlow
 from .isel_alu import AluSelection
 from .isel_memory import MemorySelection
@@ -121,7 +122,7 @@ class Selector(AluSelection, MemorySelection, WaveSelection, ControlFlow):
             self.want_wwm = False
             self.leave_wwm()
         self.finish()
-        self.clean_up.run(self.mf)
+        self.clean_up.run(self.mf, read_only_descriptors(self.descriptors, self.binding_by_name))
         return self.mf
 
     def reachable_layout(self) -> list[Block]:

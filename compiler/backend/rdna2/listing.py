@@ -22,6 +22,7 @@ from .isel import Selector
 from .machine import MFunction, MInst
 from .operand_classes import check_operand_classes
 from .regalloc import Allocation, allocate
+from .smem_clauses import SGPR_GRANULE
 from .waitcnt import insert_waitcnts
 
 
@@ -79,12 +80,30 @@ def render_listing(module: Module, source: bool = False, sources: SourceCache | 
 
 
 def select_and_allocate(module: Module) -> tuple[Selector, MFunction, Allocation]:
-    """Selection and register allocation, once. The clean-ups that lengthen live ranges (LDS
+    """Selection and register allocation. The clean-ups that lengthen live ranges (LDS
     pairs, values computed once) weigh the VGPRs they hold themselves (``pressure.py``): none
-    takes the kernel into another allocation granule."""
+    takes the kernel into another allocation granule. Merged scalar loads (``smem_clauses.py``)
+    tie SGPRs into aligned tuples, which live counts cannot weigh (a long-lived field in a
+    4-aligned tuple can push a later descriptor's tuple up): where merging took the kernel
+    into another block of 8 SGPRs, or cost VGPRs or spills, the listing keeps the loads apart."""
     selector = Selector(module)
     function = selector.run()
-    return selector, function, allocate(function, scratch_base=module.scratch_bytes)
+    allocation = allocate(function, scratch_base=module.scratch_bytes)
+    if selector.clean_up.merged_smem:
+        apart = Selector(module)
+        apart.clean_up.merge_smem = False
+        apart_function = apart.run()
+        apart_allocation = allocate(apart_function, scratch_base=module.scratch_bytes)
+        if _costlier(allocation, apart_allocation):
+            return apart, apart_function, apart_allocation
+    return selector, function, allocation
+
+
+def _costlier(merged: Allocation, apart: Allocation) -> bool:
+    def blocks(allocation: Allocation) -> int:
+        return -(-(allocation.sgprs_used + device.RDNA2.vcc_sgprs) // SGPR_GRANULE)
+    return (blocks(merged) > blocks(apart) or merged.vgprs_used > apart.vgprs_used
+            or len(merged.spilled) > len(apart.spilled) or merged.scratch_bytes > apart.scratch_bytes)
 
 
 def header_lines(module: Module, selector: Selector, listing: Listing, allocation: Allocation) -> list[str]:
