@@ -98,3 +98,16 @@ def shc_cache(_session_cache_dir, monkeypatch):
     """Point shc's table cache at a per-session directory (tests never write the user's cache)."""
     monkeypatch.setenv("SHC_CACHE_DIR", str(_session_cache_dir))
     return _session_cache_dir
+
+
+@pytest.fixture(scope="module")
+def private_kernel_cache(tmp_path_factory):
+    """Kernels a test module compiles go to its own directory, never the user's cache
+    (a module opts in with ``pytestmark = pytest.mark.usefixtures("private_kernel_cache")``)."""
+    from shc.runtime import jit
+
+    patch = pytest.MonkeyPatch()
+    directory = tmp_path_factory.mktemp("kernels")
+    patch.setattr(jit, "default_cache_dir", lambda: directory)
+    yield directory
+    patch.undo()

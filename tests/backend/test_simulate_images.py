@@ -18,17 +18,10 @@ from shc.compiler.backend.rdna2.simulate import SimulationError
 from shc.compiler.backend.rdna2.simulate_group import simulate_dispatch
 from shc.compiler.frontend import hlsl_types as T
 from shc.compiler.ir.core import Binding
-from shc.runtime import jit
 from shc.runtime.layout import pack_cbuffer
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory):
-    """Compiled kernels go to a private directory, never the user's cache."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(jit, "default_cache_dir", lambda: tmp_path_factory.mktemp("simulate-images"))
-    yield
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("private_kernel_cache")
 
 
 def _copy(value):

@@ -16,18 +16,11 @@ import shc
 from shc.compiler.backend.rdna2.listing import render_listing
 from shc.compiler.backend.rdna2.simulate_group import simulate_dispatch
 from shc.compiler.diagnostics import SourceCache
-from shc.runtime import jit
 from shc.runtime.layout import pack_cbuffer
 from shc.runtime.spd import MIPS_PER_PASS, defines_for, mip_shape, spd_setup
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory):
-    """Compiled kernels go to a private directory, never the user's cache."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(jit, "default_cache_dir", lambda: tmp_path_factory.mktemp("translation-validation"))
-    yield
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("private_kernel_cache")
 
 
 def _inputs(path: str, rng) -> tuple[tuple[int, int, int], dict, dict]:

@@ -22,7 +22,6 @@ import pytest
 
 import shc
 from shc.compiler.frontend import hlsl_types as T
-from shc.runtime import jit
 from shc.runtime.layout import element_shape, from_memory, memory_type, to_memory, transposes
 from shc.runtime.resources import binding_category
 
@@ -56,14 +55,7 @@ def _is_error_case(path: Path) -> bool:
     return any(re.match(r"//\s*error:", line) for _, line in header_lines(text))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory):
-    """Compiled kernels go to a private directory, never the user's cache."""
-    patch = pytest.MonkeyPatch()
-    directory = tmp_path_factory.mktemp("conformance-corpus")
-    patch.setattr(jit, "default_cache_dir", lambda: directory)
-    yield directory
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("private_kernel_cache")
 
 
 @pytest.mark.parametrize(("path", "wave"), list(_params()))

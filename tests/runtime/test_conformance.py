@@ -23,7 +23,6 @@ import numpy as np
 import pytest
 
 import shc
-from shc.runtime import jit
 from shc.compiler.machine import wavemodel as wm
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -32,13 +31,7 @@ GROUPS = 2
 SENTINEL = 0xA5
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory):
-    patch = pytest.MonkeyPatch()
-    directory = tmp_path_factory.mktemp("conformance-kernels")
-    patch.setattr(jit, "default_cache_dir", lambda: directory)
-    yield directory
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("private_kernel_cache")
 
 
 TEMPLATE = """
