@@ -7,9 +7,10 @@
 
 Each method takes ``threads`` (host threads, None: one per core) and ``out`` (reused storage,
 as a renderer keeps its buffers; None allocates). The scan's driver runs the reduce-then-scan
-of ``kernels/scan.hlsl``: reduce the tiles, scan the tile sums (recursively when there are
-more than one tile of them), scan the tiles from those offsets. ``scan_rows`` sets the scan's
-tile (rows of 256 x 4 values; the tests make it small to reach the recursion with few values).
+of ``kernels/scan.hlsl``: a scan of one tile is one group (``scan_tile``); a longer one
+reduces every wave's segment into slot sums, scans the slot sums (recursively), and scans the
+tiles from those offsets. ``scan_rows`` sets the scan's tile (rows of 256 x 4 values; the tests
+make it small to reach the recursion with few values).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ KERNELS = Path(__file__).resolve().parent / "kernels"
 HISTOGRAM_BINS = 256
 HISTOGRAM_WORDS_PER_GROUP = 256 * 16 * 4  # numthreads x VECTORS_PER_THREAD uint4s in histogram.hlsl
 SCAN_ROWS = 32  # rows of 256 uint4s in a tile of scan.hlsl (its ROWS; 32 ran about 8% faster than 16)
+SCAN_SLOTS_PER_TILE = 256 // 4  # slot sums per tile of scan.hlsl (a slot is a 4-lane wave's segment)
 TRANSPOSE_TILE = 32
 
 
@@ -55,6 +57,8 @@ class CommonKernels:
                                               wave_size=wave_size)
         self.scan_kernel = shc.compile_file(KERNELS / "scan.hlsl", entry="scan_tiles", defines=scan,
                                             wave_size=wave_size)
+        self.scan_tile_kernel = shc.compile_file(KERNELS / "scan.hlsl", entry="scan_tile", defines=scan,
+                                                 wave_size=wave_size)
         self.transpose_kernel = shc.compile_file(KERNELS / "transpose.hlsl", wave_size=wave_size)
 
     def histogram(self, words: np.ndarray, threads: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
@@ -77,14 +81,15 @@ class CommonKernels:
     def _scan_vectors(self, vectors: np.ndarray, out: np.ndarray, threads: int | None) -> None:
         tiles = -(-len(vectors) // self.scan_tile_vectors)
         if tiles == 1:
-            offsets = np.zeros(1, np.uint32)
-        else:
-            sums = np.zeros(-(-tiles // 4) * 4, np.uint32)  # padded to whole uint4s with zeros
-            self.reduce_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors,
-                                        tileSums=sums, vectors=len(vectors))
-            offsets = np.empty_like(sums)
-            self._scan_vectors(sums.reshape(-1, 4), offsets.reshape(-1, 4), threads)
-        self.scan_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors, tileOffsets=offsets,
+            self.scan_tile_kernel.dispatch((1, 1, 1), threads=threads, timeout=None, values=vectors, output=out,
+                                           vectors=len(vectors))
+            return
+        sums = np.empty(tiles * SCAN_SLOTS_PER_TILE, np.uint32)  # reduce_tiles writes every slot
+        self.reduce_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors,
+                                    slotSums=sums, vectors=len(vectors))
+        offsets = np.empty_like(sums)
+        self._scan_vectors(sums.reshape(-1, 4), offsets.reshape(-1, 4), threads)
+        self.scan_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors, slotOffsets=offsets,
                                   output=out, vectors=len(vectors))
 
     def transpose(self, matrix: np.ndarray, threads: int | None = None, out: np.ndarray | None = None) -> np.ndarray:

@@ -24,6 +24,7 @@ from common_kernels import (
     HISTOGRAM_WORDS_PER_GROUP,
     KERNELS,
     SCAN_ROWS,
+    SCAN_SLOTS_PER_TILE,
     TRANSPOSE_TILE,
 )
 
@@ -115,26 +116,26 @@ def run_kernels(words: np.ndarray, matrix: np.ndarray, repeat: int, threads: int
 
 
 def _scan(vk: Lavapipe, words: np.ndarray, repeat: int):
-    """The three dispatches of scan.hlsl (one level of tile sums: at most 4 * tile tiles)."""
+    """The three dispatches of scan.hlsl (one level of slot sums: at most one tile of them)."""
     tile = 256 * SCAN_ROWS
     vectors = words.reshape(-1, 4)
     tiles = -(-len(vectors) // tile)
-    if tiles > 4 * tile:
-        raise ValueError("more tiles than one tile of tile sums: not written for lavapipe")
+    slots = tiles * SCAN_SLOTS_PER_TILE
+    if slots > 4 * tile:
+        raise ValueError("more slot sums than one tile holds: not written for lavapipe")
     defines = {"ROWS": SCAN_ROWS}
-    reduce_spv, scan_spv = vk.spirv("scan.hlsl", "reduce_tiles", defines), vk.spirv("scan.hlsl", "scan_tiles", defines)
-    sums = np.zeros(-(-tiles // 4) * 4, np.uint32)
+    reduce_spv, tile_spv = vk.spirv("scan.hlsl", "reduce_tiles", defines), vk.spirv("scan.hlsl", "scan_tile", defines)
+    scan_spv = vk.spirv("scan.hlsl", "scan_tiles", defines)
     reduce_times, out = vk.dispatch(reduce_spv, (tiles, 1, 1), repeat, {
         "reduce_constants": ("u", 0, _constants(len(vectors))), "values": ("r", TEXTURE_BASE, vectors),
-        "tileSums": ("w", UAV_BASE + 1, sums)})
-    sums = out["tileSums"]
-    offsets_times, out = vk.dispatch(scan_spv, (1, 1, 1), repeat, {
+        "slotSums": ("w", UAV_BASE + 1, np.zeros(slots, np.uint32))})
+    sums = out["slotSums"]
+    offsets_times, out = vk.dispatch(tile_spv, (1, 1, 1), repeat, {
         "offsets_constants": ("u", 0, _constants(len(sums) // 4)), "sums": ("r", TEXTURE_BASE, sums),
-        "no_offsets": ("r", TEXTURE_BASE + 1, np.zeros(1, np.uint32)),
         "offsets": ("w", UAV_BASE, np.zeros_like(sums))})
     scan_times, out = vk.dispatch(scan_spv, (tiles, 1, 1), repeat, {
         "scan_constants": ("u", 0, _constants(len(vectors))), "values": ("r", TEXTURE_BASE, vectors),
-        "tileOffsets": ("r", TEXTURE_BASE + 1, out["offsets"]),
+        "slotOffsets": ("r", TEXTURE_BASE + 1, out["offsets"]),
         "output": ("w", UAV_BASE, np.zeros_like(vectors))})
     times = [a + b + c for a, b, c in zip(reduce_times, offsets_times, scan_times)]
     return times, out["output"].reshape(-1)

@@ -163,18 +163,36 @@ def compile_program_waves(program: Program, options: Options, diagnostics: Diagn
     """``compile_program`` for each wave size in ``sizes`` (``shc regs``): lowering and the passes
     before ``LowerWaveOps``, which read nothing of the wave size, run once; each size goes on
     from its own copy of that module (``ir/clone.py``). A ``[WaveSize(n)]`` kernel gives n only."""
+    module, sizes = lower_for_waves(program, options, diagnostics, sizes)
+    modules = {}
+    for size in sizes:
+        own = module if size == sizes[-1] else clone_module(module)
+        modules[size] = finish_wave(own, size, options, diagnostics)
+    return modules
+
+
+def lower_for_waves(program: Program, options: Options, diagnostics: Diagnostics,
+                    sizes: tuple[int, ...]) -> tuple[Module, tuple[int, ...]]:
+    """The part of ``compile_program_waves`` every wave size shares: the module after the passes
+    before ``LowerWaveOps``, and the sizes to go on with (n only for a ``[WaveSize(n)]`` kernel)."""
     if program.wave_size:
         sizes = (program.wave_size,)
     module = lower_program(program, replace(options, wave_size=sizes[0]), diagnostics)
     passes = middle_end_passes(module.function.wave_size, diagnostics)
-    shared = next(index for index, each in enumerate(passes) if isinstance(each, LowerWaveOps))
-    run_passes(module, passes[:shared], options, diagnostics)
-    modules = {}
-    for size in sizes:
-        own = module if size == sizes[-1] else clone_module(module)
-        own.function.wave_size = size
-        modules[size] = run_passes(own, middle_end_passes(size, diagnostics)[shared:], options, diagnostics)
-    return modules
+    run_passes(module, passes[:_first_wave_pass(passes)], options, diagnostics)
+    return module, sizes
+
+
+def finish_wave(module: Module, size: int, options: Options, diagnostics: Diagnostics) -> Module:
+    """The passes from ``LowerWaveOps`` on, for wave size ``size``, on ``module`` from
+    ``lower_for_waves`` (itself, or a ``clone_module`` of it for each size but one)."""
+    module.function.wave_size = size
+    passes = middle_end_passes(size, diagnostics)
+    return run_passes(module, passes[_first_wave_pass(passes):], options, diagnostics)
+
+
+def _first_wave_pass(passes: list[Pass]) -> int:
+    return next(index for index, each in enumerate(passes) if isinstance(each, LowerWaveOps))
 
 
 def compile_file(path: str, options: Options, diagnostics: Diagnostics,

@@ -2,7 +2,8 @@
 
 The front end, lowering and the passes before wave-op lowering run once; from there each
 wave size is optimised on its own copy (wave ops lower differently), the RDNA2 back end allocates
-registers, and the occupancy comes from the device table applied to shc's own counts.
+registers, and the occupancy comes from the device table applied to shc's own counts. The
+command line's report does wave64 in a forked process meanwhile (``reports_side_by_side``).
 The hot lines come from the liveness pass: the source lines where the most VGPR values
 are alive. LLVM's AMDGPU backend compiles the same kernel in a child process as a
 cross-check; the two compiles of the two wave sizes run side by side, and LLVM IR that
@@ -16,14 +17,19 @@ VGPRs LLVM fits the kernel in without spilling.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 from .backend.amdgcn.check import LlvmFailure, LlvmFigures, cross_check
 from .backend.rdna2.listing import Listing, render_listing
 from .diagnostics import Diagnostics, display_path
 from .ir.core import Module
-from .pipeline import Options, check_source, compile_program_waves
+from .ir.clone import clone_module
+from .pipeline import Options, check_source, compile_program_waves, finish_wave, lower_for_waves
 from .machine.rdna2 import next_step_vgprs
 
 
@@ -97,10 +103,17 @@ def _llvm_dict(figures: LlvmFigures | LlvmFailure | None) -> dict | None:
 
 
 def build_report(text: str, filename: str, options: Options, diagnostics: Diagnostics,
-                 lines: int = 5, llvm: bool = True, llvm_demand: bool = False) -> KernelReport:
+                 lines: int = 5, llvm: bool = True, llvm_demand: bool = False, fork: bool = False) -> KernelReport:
     """Compile for wave32 and wave64 (one of them when ``[WaveSize(n)]`` fixes it) and report both;
-    ``llvm_demand`` also searches LLVM's spill-free VGPR minimum (several LLVM compiles)."""
+    ``llvm_demand`` also searches LLVM's spill-free VGPR minimum (several LLVM compiles). With
+    ``fork`` (``shc regs FILE``) and a second CPU, wave64 is compiled in a forked process while
+    this one compiles wave32 (``reports_side_by_side``); the report is the same."""
     program = check_source(text, filename, options, diagnostics)
+    if fork and not program.wave_size and can_fork():
+        module, sizes = lower_for_waves(program, options, diagnostics, (32, 64))
+        reports = reports_side_by_side(module, sizes, options, diagnostics,
+                                       partial(wave_report, lines=lines, llvm=llvm, llvm_demand=llvm_demand))
+        return KernelReport(options.entry, filename, module.function.numthreads, reports)
     modules: dict[int, Module] = compile_program_waves(program, options, diagnostics, (32, 64))  # [WaveSize(n)]: n
     reports = {}
     for size, module in modules.items():
@@ -113,6 +126,66 @@ def build_report(text: str, filename: str, options: Options, diagnostics: Diagno
                 reports[size].llvm = future.result()
     function = next(iter(modules.values())).function
     return KernelReport(options.entry, filename, function.numthreads, reports)
+
+
+def wave_report(module: Module, lines: int, llvm: bool, llvm_demand: bool) -> WaveReport:
+    """One wave size's report from its module after the middle end, LLVM's figures included."""
+    size = module.function.wave_size
+    report = WaveReport(size, render_listing(module), module.analyses["liveness"].hot_lines(lines))
+    if llvm:
+        report.llvm = cross_check(module, tight=llvm_demand)
+    return report
+
+
+def can_fork() -> bool:
+    """Whether a forked process can run beside this one: Linux (fork is safe there, and
+    ``sched_getaffinity`` says which CPUs this process may use) and more than one CPU."""
+    return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+            and len(os.sched_getaffinity(0)) > 1)
+
+
+def reports_side_by_side(module: Module, sizes: tuple[int, ...], options: Options, diagnostics: Diagnostics,
+                         report) -> dict[int, WaveReport]:
+    """``report(finish_wave(...))`` for each of the two ``sizes``, the second in a forked process
+    at the same time. The child starts from this process's memory (``module`` as
+    ``lower_for_waves`` left it: nothing is sent to it) and sends back its ``WaveReport``
+    (pickled through a pipe between the two processes, never stored). When the child fails, the
+    second size is compiled here after all, so its error is reported as without the fork."""
+    first, second = sizes
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    sys.stdout.flush()  # the child must not write what this process has buffered a second time
+    sys.stderr.flush()
+    child = context.Process(target=_send_report, args=(sender, module, second, options, diagnostics, report),
+                            daemon=True)
+    child.start()
+    sender.close()
+    try:
+        reports = {first: report(finish_wave(clone_module(module), first, options, diagnostics))}
+        try:
+            received = receiver.recv()
+        except Exception:  # noqa: BLE001 - the child ended without sending, or what it sent is unreadable
+            received = None
+        child.join()
+    except BaseException:  # this process's size failed: the child's work is not wanted
+        child.terminate()
+        child.join()
+        raise
+    finally:
+        receiver.close()
+    reports[second] = received if received is not None else report(finish_wave(module, second, options,
+                                                                               diagnostics))
+    return reports
+
+
+def _send_report(sender, module: Module, size: int, options: Options, diagnostics: Diagnostics, report) -> None:
+    """The child's part of ``reports_side_by_side``: its report, or None when anything failed."""
+    try:
+        sender.send(report(finish_wave(module, size, options, diagnostics)))
+    except BaseException:  # noqa: BLE001 - the parent compiles this size again and reports the error
+        sender.send(None)
+    finally:
+        sender.close()
 
 
 def render_table(report: KernelReport) -> str:

@@ -1,7 +1,9 @@
 """Running a dispatch: workgroups on host threads, waves region by region, the watchdog.
 
-Execution model. A dispatch of ``(gx, gy, gz)`` groups starts ``threads`` host
-workers (default: one per core, never more than the groups). Each worker owns a
+Execution model. A dispatch of ``(gx, gy, gz)`` groups runs ``threads`` host
+workers (default: one per core, never more than the groups), each on a thread kept
+between dispatches (``workers.py``: starting threads costs more than a small dispatch's
+groups). Each worker owns a
 *group slot*: frames for one group's waves (``numthreads`` flattened, split into
 waves of ``wave_size`` lanes, the last one partial), one LDS block and scratch
 for those waves, and a row of statistics counters. Workers claim runs of consecutive
@@ -33,9 +35,9 @@ for other slots.
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import os
-import threading
 import time
 from dataclasses import dataclass
 
@@ -45,6 +47,7 @@ from ..compiler.machine.abi import FRAME_BARRIER_ID, FRAME_HEADER_BYTES, HISTORY
 from .driver import ERR_DIVERGENT, ERR_MISMATCH, ERR_NONE, ERR_PARTIAL, ERR_STOPPED
 from .layout import DEFAULT_TIMEOUT
 from .stats import DispatchStats
+from .workers import WORKER_THREADS, Job
 
 POLL_SECONDS = 0.25  # how often the waiting thread looks at the clock and for Ctrl-C
 MAX_GROUPS_PER_DIMENSION = 65535  # D3D12's limit
@@ -59,19 +62,19 @@ class DispatchTimeout(DispatchError):
     """The watchdog stopped a kernel that ran longer than its timeout."""
 
 
-def _watch(running: list[threading.Thread], deadline: float | None, stop: np.ndarray, tick=None) -> bool:
-    """Wait for the workers as their watchdog, open to Ctrl-C: set ``stop`` once the clock
+def _watch(running: list[Job], deadline: float | None, stop: np.ndarray, tick=None) -> bool:
+    """Wait for the workers' jobs as their watchdog, open to Ctrl-C: set ``stop`` once the clock
     passes ``deadline``; call ``tick()`` at every look. Returns whether it stopped them."""
     timed_out = False
-    for thread in running:
-        while thread.is_alive():
+    for job in running:
+        while not job.done.is_set():
             wait = POLL_SECONDS
             if deadline is not None:
                 wait = min(wait, deadline - time.perf_counter())
                 if wait <= 0:  # the workers stop at their next back-edge, barrier or group
                     stop[0] = 1
                     timed_out, deadline, wait = True, None, POLL_SECONDS
-            thread.join(wait)
+            job.done.wait(wait)
             if tick is not None:
                 tick()
     return timed_out
@@ -192,17 +195,16 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
             stop[0] = 1  # the others stop at their next group or barrier
 
     started = time.perf_counter()
-    running = [threading.Thread(target=work, args=(worker,), name=f"shc-worker-{worker.index}", daemon=True)
-               for worker in pool]
+    running: list[Job] = []
     try:
-        for thread in running:
-            thread.start()
+        for worker in pool:
+            running.append(WORKER_THREADS.run(functools.partial(work, worker)))
         tick = None if progress is None else (lambda: progress(min(int(next_group[0]), total), total))
         timed_out = _watch(running, None if timeout is None else started + timeout, stop, tick)
     except KeyboardInterrupt:
         stop[0] = 1
-        for thread in running:
-            thread.join()
+        for job in running:
+            job.done.wait()
         raise
     stats.seconds = time.perf_counter() - started
     _raise_failures(info, pool, groups, frame_bytes, timed_out, timeout)

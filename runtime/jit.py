@@ -254,6 +254,8 @@ class KernelCache:
 
         return all(private_directory(folder, create=create) for folder in (self.directory.parent, self.directory))
 
+    usable = _usable  # for tier_up.py: whether a store can succeed
+
     def _load_index(self, key: str) -> list[dict]:
         index = _read_json(self._index_path(key))
         if not isinstance(index, dict) or index.get("format") != CACHE_FORMAT:

@@ -29,6 +29,7 @@ from .layout import DEFAULT_TIMEOUT, BindingError, CBufferField, CBufferLayout, 
 
 if TYPE_CHECKING:
     from .dispatch import DispatchResult
+    from .tier_up import TierUp
 
 # What only a dispatch needs (binding, the dispatch itself: ``resources.py``, ``dispatch.py``)
 # is imported by the first one, so that loading a kernel from the cache does not pay for it.
@@ -286,10 +287,11 @@ class Kernel:
     """A compiled kernel: its description, its IR (lazily), its host code (loaded lazily)."""
 
     def __init__(self, info: KernelInfo, obj: bytes, module=None, source: _Source | None = None,
-                 from_cache: bool = False):
+                 from_cache: bool = False, tier_up: TierUp | None = None):
         self.info = info
         self.object_code = obj
         self.from_cache = from_cache
+        self.tier_up = tier_up  # the child building the O2 object while this runs the first tier's
         self._module = module
         self._source = source
         self._code: jit.LoadedCode | None = None
@@ -397,6 +399,12 @@ class Kernel:
         return runner.DispatchResult(stats)
 
     def _loaded(self) -> jit.LoadedCode:
+        child = self.tier_up
+        if child is not None and child.finished():  # the O2 object from the cache, from now on
+            self.tier_up = None
+            entry = child.cached(KernelInfo.from_dict)
+            if entry is not None:  # a dispatch under way keeps the code it took
+                self.object_code, self._code = entry.obj, None
         if self._code is None:
             self._code = jit.LoadedCode(self.object_code, self.info.wave_entry)
         return self._code
@@ -456,8 +464,16 @@ def _compile(source: _Source) -> Kernel:
             info = _kernel_info(module, program, host, source)
     except CompileError as failure:
         raise KernelCompileError(failure.diagnostics, diagnostics.render()) from None
-    obj = jit.compile_object(host.llvm_ir, info.wave_entry, code_plan(host))
-    cache.store(key, jit.CacheEntry(sources.dependencies(source.filename), obj, info))
+    from .tier_up import FIRST_TIER, TierUp, worth_tiering
+
+    plan, dependencies = code_plan(host), sources.dependencies(source.filename)
+    if worth_tiering(host.llvm_ir, plan):  # O2 in a child, into the cache (tier_up.py)
+        child = TierUp.start(cache, key, dependencies, info, host.llvm_ir, plan)
+        if child is not None:
+            obj = jit.compile_object(host.llvm_ir, info.wave_entry, FIRST_TIER)
+            return Kernel(info, obj, module=module, source=source, tier_up=child)
+    obj = jit.compile_object(host.llvm_ir, info.wave_entry, plan)
+    cache.store(key, jit.CacheEntry(dependencies, obj, info))
     return Kernel(info, obj, module=module, source=source)
 
 

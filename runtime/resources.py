@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.machine.abi import COMPARISONS, META_COMPARISON, META_FIELDS, META_INTS, ResourceKind
+from ..compiler.machine.abi import (COMPARISONS, META_ABSENT_CHANNELS, META_COMPARISON, META_FIELDS, META_INTS,
+                                    META_TEXEL_FORMAT, ResourceKind)
 from ..compiler.machine.sampling import ADDRESS_MODES
 from .layout import (DISPATCH_OPTIONS, BindingError, CBufferLayout, element_shape, from_memory, memory_type,
                      numpy_dtype, pack_cbuffer, to_memory, transposes)
@@ -42,6 +43,7 @@ __all__ = ["BindingError", "ResourceTable", "Sampler", "bind"]
 _META = {name: index for index, name in enumerate(META_FIELDS)}
 _META["array_count"] = 9  # host.META_ARRAY_COUNT: an unbounded resource array's length, in its first slot
 _META["comparison"] = META_COMPARISON
+_META["texel_format"], _META["absent_channels"] = META_TEXEL_FORMAT, META_ABSENT_CHANNELS
 _FILTERS = {"point": 0, "linear": 1}
 _ADDRESSES = ADDRESS_MODES  # the numbers the JIT and the simulators read
 _ALIGN = 16
@@ -348,7 +350,8 @@ def _texture_slot(builder: _Builder, slot: int, texture: Texture) -> None:
     builder.set_memory(slot, texture.texels)
     builder.mip_offsets[slot] = list(texture.offsets)
     builder.set_meta(slot, kind=ResourceKind.TEXTURE, stride=16, width=texture.width, height=texture.height,
-                     depth=texture.depth, mips=texture.mips)
+                     depth=texture.depth, mips=texture.mips, texel_format=texture.rounding,
+                     absent_channels=4 - texture.channels)
 
 
 def _bind_sampler(builder: _Builder, slot: int, binding, where: str, value) -> None:

@@ -15,8 +15,12 @@ integer textures), every mip level back to back, each level laid out
 ``(depth, height, width, 4)``. Missing channels read as (0, 0, 0, 1), as in
 D3D. Written textures go back to the caller's dtype and channel count: UNORM
 clamps to [0, 1] and rounds to nearest (NaN becomes 0), float16 rounds to
-nearest even, narrow integer formats saturate. A float32 (or 32-bit integer)
-4-channel texture with one level is used in place, without a copy.
+nearest even, narrow integer formats saturate. A texel written and read back in
+the same dispatch reads as the format keeps it, as on a GPU: the JIT's stores
+convert through the caller's format (``abi.META_TEXEL_FORMAT``), so the read
+gets the rounded value and the caller's missing channels as (0, 0, 0, 1). A
+float32 (or 32-bit integer) 4-channel texture with one level is used in place,
+without a copy.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compiler.frontend import hlsl_types as T
-from ..compiler.machine.texels import FLOAT_FORMATS, INTEGER_FORMATS
+from ..compiler.machine.texels import FLOAT_FORMATS, INTEGER_FORMATS, store_rounding
 from ..compiler.machine.texels import decode as _decode, encode as _encode
 from .layout import BindingError
 
@@ -65,6 +69,7 @@ class Texture:
     channels: int = 4
     scale: float | None = None  # UNORM scale of the caller's format
     levels: list[tuple[int, int, int]] = field(default_factory=list)
+    rounding: int = 0  # what a store converts through (texels.store_rounding; abi.META_TEXEL_FORMAT)
 
     @property
     def mips(self) -> int:
@@ -120,7 +125,8 @@ def bind_texture(name: str, kind: str, element: T.Type | None, value) -> Texture
     depth, height, width = shape
     return Texture(texels, width, height, depth, offsets,
                    source=first if writable and not in_place else None,
-                   channels=channels, scale=scale, levels=levels_3d)
+                   channels=channels, scale=scale, levels=levels_3d,
+                   rounding=store_rounding(first.dtype, dtype.kind != "f"))
 
 
 def _as_array(name: str, kind: str, value) -> np.ndarray:

@@ -1,36 +1,47 @@
 //==============================================================================================
-// scan.hlsl -- exclusive prefix sum of uint32 values, as a reduce-then-scan over tiles
+// scan.hlsl -- exclusive prefix sum of uint32 values, as a reduce-then-scan over wave segments
 //
 // A tile is GROUP_SIZE * ROWS uint4s, one group's. Each wave of the group owns a contiguous
 // segment of it, ROWS rows of one uint4 per lane, which it reads row after row: a wave's loads
-// are back to back and its segment streams from memory in order. The tile is scanned in two
-// passes over the segments: each wave sums its segment and the waves' sums go through
-// groupshared memory (the one barrier), so each wave knows where its segment starts; then each
-// wave scans its segment row by row (each thread scans its own four values, WavePrefixSum
-// scans the threads' totals, the last lane's inclusive sum starts the next row), reading the
-// tile again from the cache. A group does ROWS rows a wave so that starting a group and its
-// barrier are paid once per 4 * GROUP_SIZE * ROWS values.
+// are back to back and its segment streams from memory in order. The input is cut into slots of
+// SLOT_VECTORS uint4s, the segment of a 4-lane wave (D3D12 waves have at least 4 lanes), so a
+// wave of L lanes owns L / 4 slots whatever the wave size. Three entry points:
 //
-// A scan of more values than one tile takes three dispatches (the caller's driver,
-// benchmarks/common_kernels.py, runs them):
-//   1. reduce_tiles over the input: tileSums[g] = the sum of tile g;
-//   2. the exclusive scan of tileSums (one tile of tile sums covers 4 * 256 * ROWS tiles;
-//      more than that recurses: reduce, scan, scan again);
-//   3. scan_tiles over the input with tileOffsets = that scan: each tile starts from the sum
-//      of the tiles before it.
-// The input is read from memory twice (scan_tiles' second pass finds its tile in the cache) and
-// the output written once; no group waits for another, so the groups may run in any order.
+//   reduce_tiles  every wave sums its segment and writes the sum into its first slot and 0
+//                 into its others: slotSums[s] covers slot s, nothing else;
+//   scan_tile     one group scans its tile alone (at most one tile of values): its waves sum
+//                 their segments, the sums meet in groupshared memory (the one barrier), then
+//                 each wave scans its segment from the sum of the waves before it;
+//   scan_tiles    every wave scans its segment from slotOffsets[its first slot]: no barrier,
+//                 no groupshared memory, the segment read once.
+//
+// The scan of more values than one tile (the caller's driver, benchmarks/common_kernels.py):
+//   1. reduce_tiles over the input -> slotSums (GROUP_SIZE / 4 per tile);
+//   2. the exclusive scan of slotSums -> slotOffsets (recursively: scan_tile once they fit in
+//      one tile);
+//   3. scan_tiles over the input from slotOffsets.
+// The input is read from memory twice (reduce, scan) and the output written once; no group waits
+// for another, so the groups may run in any order.
+//
+// A wave scans its segment row by row: each thread scans its own four values, WavePrefixSum
+// scans the threads' totals, and the last lane's inclusive sum starts the next row. Rows that lie
+// wholly inside the input skip the bounds test (a wave-uniform count, so the loop and its
+// counter stay scalar); the one row the input ends in is scanned with the test.
+//
+// Lanes are threads in SV_GroupIndex order, so wave w holds threads w * WaveGetLaneCount() and
+// up (the lane is WaveGetLaneIndex()).
 //
 // output[i] = values[0] + ... + values[i - 1] (0 for i = 0), modulo 2^32 like any uint sum:
 // numpy.cumsum of uint32 shifted by one.
 //
-// Dispatch: ((vectors + 256 * ROWS - 1) / (256 * ROWS), 1, 1), either entry point.
+// Dispatch: ((vectors + 256 * ROWS - 1) / (256 * ROWS), 1, 1) for reduce_tiles and scan_tiles;
+// (1, 1, 1) for scan_tile (vectors <= 256 * ROWS).
 // Bindings:
 //   b0  scanConstants  vectors: the number of uint4 in values (4 values each; pad with 0)
 //   t0  values         StructuredBuffer<uint4>
-//   t1  tileOffsets    StructuredBuffer<uint>, one per tile (scan_tiles)
-//   u0  output         RWStructuredBuffer<uint4>, vectors elements (scan_tiles)
-//   u1  tileSums       RWStructuredBuffer<uint>, one per tile (reduce_tiles)
+//   t1  slotOffsets    StructuredBuffer<uint>, GROUP_SIZE / 4 per tile (scan_tiles)
+//   u0  output         RWStructuredBuffer<uint4>, vectors elements (scan_tiles, scan_tile)
+//   u1  slotSums       RWStructuredBuffer<uint>, GROUP_SIZE / 4 per tile (reduce_tiles)
 //==============================================================================================
 
 #define GROUP_SIZE 256
@@ -38,6 +49,8 @@
 #ifndef ROWS
 #define ROWS 32
 #endif
+#define SLOT_VECTORS (4 * ROWS)                 // uint4s of a slot: the segment of a 4-lane wave
+#define SUM_UNROLL 4                            // rows an iteration of a segment's sum reads
 
 cbuffer scanConstants : register(b0)
 {
@@ -45,91 +58,125 @@ cbuffer scanConstants : register(b0)
 };
 
 StructuredBuffer<uint4> values : register(t0);
-StructuredBuffer<uint> tileOffsets : register(t1);
+StructuredBuffer<uint> slotOffsets : register(t1);
 RWStructuredBuffer<uint4> output : register(u0);
-RWStructuredBuffer<uint> tileSums : register(u1);
+RWStructuredBuffer<uint> slotSums : register(u1);
 
 groupshared uint waveTotals[MAX_WAVES];
 
-// The first uint4 of this thread's column in its wave's segment of tile `group` (its row r is
-// WaveGetLaneCount() uint4s further on per row). Lanes are threads in SV_GroupIndex order, so
-// wave w holds threads w * WaveGetLaneCount() and up.
-uint SegmentStart(uint group, uint groupIndex)
+// The first uint4 of this wave's segment of tile `group` (wave-uniform).
+uint WaveSegment(uint group, uint groupIndex)
 {
     uint lanes = WaveGetLaneCount();
-    return group * GROUP_SIZE * ROWS + groupIndex / lanes * lanes * ROWS + groupIndex % lanes;
+    return group * GROUP_SIZE * ROWS + WaveReadLaneFirst(groupIndex / lanes) * lanes * ROWS;
 }
 
-// The sum of this thread's column of its wave's segment.
-uint ColumnSum(uint start)
+// The rows of the segment at `segment` that lie wholly inside the input (wave-uniform).
+uint FullRows(uint segment)
 {
+    return segment < vectors ? min(ROWS, (vectors - segment) / WaveGetLaneCount()) : 0;
+}
+
+// values[i], or 0 past the input when `checked`.
+uint4 Load(uint i, bool checked)
+{
+    return !checked || i < vectors ? values[i] : 0;
+}
+
+// The sum of this thread's column of the segment at `segment`.
+uint ColumnSum(uint segment)
+{
+    uint lanes = WaveGetLaneCount();
+    uint lane = WaveGetLaneIndex();
+    uint full = FullRows(segment);
     uint4 sum = 0;
-    for (uint row = 0; row < ROWS; ++row)
+    uint row = 0;
+    for (; row + SUM_UNROLL <= full; row += SUM_UNROLL)
     {
-        uint i = start + row * WaveGetLaneCount();
-        sum += i < vectors ? values[i] : 0;
+        [unroll] for (uint k = 0; k < SUM_UNROLL; ++k)
+        {
+            sum += values[segment + (row + k) * lanes + lane];
+        }
+    }
+    for (; row < ROWS; ++row)
+    {
+        sum += Load(segment + row * lanes + lane, row >= full);
     }
     return sum.x + sum.y + sum.z + sum.w;
 }
 
-// The sum of `value` over the waves before this thread's (`before`) and over the group (the
-// result), in every thread. Every thread of the group calls it, once.
-uint GroupSums(uint value, uint groupIndex, out uint before)
+// Scans the row whose uint4 in this thread is values[i], starting from `rowStart` (the sum
+// before the row); returns the sum before the next row.
+uint ScanRow(uint i, uint rowStart, bool checked)
 {
-    uint waveTotal = WaveActiveSum(value);
-    uint waveIndex = groupIndex / WaveGetLaneCount();
-    if (WaveIsFirstLane())
-    {
-        waveTotals[waveIndex] = waveTotal;
-    }
-    GroupMemoryBarrierWithGroupSync();
+    uint4 v = Load(i, checked);
 
-    uint total = 0;
-    before = 0;
-    for (uint w = 0; w < GROUP_SIZE / WaveGetLaneCount(); ++w)    // a wave-uniform loop
+    uint4 inclusive;                            // this thread's own four values, scanned
+    inclusive.x = v.x;
+    inclusive.y = inclusive.x + v.y;
+    inclusive.z = inclusive.y + v.z;
+    inclusive.w = inclusive.z + v.w;
+
+    uint before = rowStart + WavePrefixSum(inclusive.w);
+    if (!checked || i < vectors)
     {
-        uint t = waveTotals[w];
-        before += w < waveIndex ? t : 0;
-        total += t;
+        output[i] = before + uint4(0, inclusive.xyz);
     }
-    return total;
+    return WaveReadLaneAt(before + inclusive.w, WaveGetLaneCount() - 1);
+}
+
+// Scans the segment at `segment`, whose first value has `rowStart` before it.
+void ScanSegment(uint segment, uint rowStart)
+{
+    uint lanes = WaveGetLaneCount();
+    uint lane = WaveGetLaneIndex();
+    uint full = FullRows(segment);
+    uint row = 0;
+    for (; row < full; ++row)
+    {
+        rowStart = ScanRow(segment + row * lanes + lane, rowStart, false);
+    }
+    if (row < ROWS)                             // the row the input ends in (rows after it are empty)
+    {
+        ScanRow(segment + row * lanes + lane, rowStart, true);
+    }
 }
 
 [numthreads(GROUP_SIZE, 1, 1)]
 void reduce_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 {
-    uint before;
-    uint tileSum = GroupSums(ColumnSum(SegmentStart(groupId.x, groupIndex)), groupIndex, before);
-    if (groupIndex == 0)
+    uint segment = WaveSegment(groupId.x, groupIndex);
+    uint sum = WaveActiveSum(ColumnSum(segment));
+    uint lane = WaveGetLaneIndex();
+    if (lane < WaveGetLaneCount() / 4)          // this wave's slots
     {
-        tileSums[groupId.x] = tileSum;
+        slotSums[segment / SLOT_VECTORS + lane] = lane == 0 ? sum : 0;
     }
 }
 
 [numthreads(GROUP_SIZE, 1, 1)]
 void scan_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 {
-    uint lanes = WaveGetLaneCount();
-    uint start = SegmentStart(groupId.x, groupIndex);
-    uint wavesBefore;
-    GroupSums(ColumnSum(start), groupIndex, wavesBefore);
-    uint rowStart = WaveReadLaneFirst(tileOffsets[groupId.x] + wavesBefore);   // the sum before this row
-    for (uint row = 0; row < ROWS; ++row)
+    uint segment = WaveSegment(groupId.x, groupIndex);
+    ScanSegment(segment, WaveReadLaneFirst(slotOffsets[segment / SLOT_VECTORS]));
+}
+
+[numthreads(GROUP_SIZE, 1, 1)]
+void scan_tile(uint groupIndex : SV_GroupIndex)
+{
+    uint segment = WaveSegment(0, groupIndex);
+    uint waveIndex = segment / (WaveGetLaneCount() * ROWS);
+    uint waveTotal = WaveActiveSum(ColumnSum(segment));
+    if (WaveIsFirstLane())
     {
-        uint i = start + row * lanes;
-        uint4 v = i < vectors ? values[i] : 0;
-
-        uint4 inclusive;                        // this thread's own four values, scanned
-        inclusive.x = v.x;
-        inclusive.y = inclusive.x + v.y;
-        inclusive.z = inclusive.y + v.z;
-        inclusive.w = inclusive.z + v.w;
-
-        uint before = rowStart + WavePrefixSum(inclusive.w);
-        if (i < vectors)
-        {
-            output[i] = before + uint4(0, inclusive.xyz);
-        }
-        rowStart = WaveReadLaneAt(before + inclusive.w, lanes - 1);
+        waveTotals[waveIndex] = waveTotal;
     }
+    GroupMemoryBarrierWithGroupSync();
+
+    uint before = 0;
+    for (uint w = 0; w < waveIndex; ++w)        // a wave-uniform loop
+    {
+        before += waveTotals[w];
+    }
+    ScanSegment(segment, before);
 }

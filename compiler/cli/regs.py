@@ -124,7 +124,7 @@ def single_report(file: str, entry: str, define, include, as_json: bool, lines: 
     def work(diagnostics):
         text = read_source(file, diagnostics)
         return build_report(text, os.path.normpath(file), options, diagnostics, lines, llvm or llvm_demand,
-                            llvm_demand)
+                            llvm_demand, fork=True)  # wave64 in a second process beside wave32
 
     what = "searching LLVM's VGPR demand" if llvm_demand else "compiling"
     with Progress(f"{what} {file}", quiet=quiet):

@@ -75,6 +75,15 @@ META_FIELDS = (
 # SampleCmp*, by index here (D3D's ``ref <op> texel``)
 META_COMPARISON = 10
 COMPARISONS = ("never", "less", "equal", "less_equal", "greater", "not_equal", "greater_equal", "always")
+# textures, meta ints 11 and 12: what a store converts through. The JIT keeps 32-bit texels for the
+# whole dispatch and the runtime converts them to the caller's format after it, but a texel read
+# back in the same dispatch must read as the format keeps it (as on the GPU, where the store
+# converts): 11 is the caller's channel format when narrower than 32 bits (``texels.channel_format``,
+# gfx10's one-channel numbers: 1 8_UNORM, 5 8_UINT, 6 8_SINT, 7 16_UNORM, 11 16_UINT, 12 16_SINT,
+# 13 16_FLOAT), 0 for 32-bit channels; 12 how many of the 4 channels the caller's array lacks
+# (they read as 0, 0, 0, 1 whatever is stored). Both 0: stores keep what they are given.
+META_TEXEL_FORMAT = 11
+META_ABSENT_CHANNELS = 12
 META_INTS = 16
 
 

@@ -1,5 +1,6 @@
 """SampleLevel, one lane at a time in float32: the filter the host JIT emits, for the executors
-that compute in NumPy (the RDNA2 listing simulator's ``image_sample*``).
+that compute in NumPy (the RDNA2 listing simulator's ``image_sample*``, the IR interpreter's
+``texture_sample``).
 
 The arithmetic, step by step in float32, is that of ``backend/host/textures.py``
 (``_sample_helper`` and ``_sample_level``), so the two agree bit for bit:

@@ -1,9 +1,12 @@
 """Texel formats: how a texture's stored values become the 32-bit channels shaders see, and back.
 
 The runtime converts a caller's texture array into the host JIT's texels with ``decode``
-and writes RW textures back with ``encode``; the RDNA2 listing simulator converts each
-texel it loads or stores with the same two functions, so the two executors agree bit for
-bit. A texture's format is the dtype and channel count of the caller's array, read as
+and writes RW textures back with ``encode``; the RDNA2 listing simulator and the IR
+interpreter convert each texel they load or store with the same two functions, and the
+JIT's stores round through the bound format as ``decode(encode(value))`` does
+(``backend/host/texel_rounding.py``, with ``store_rounding`` in the slot's meta), so a
+texel read back in the same dispatch is the same in every executor, bit for bit. A
+texture's format is the dtype and channel count of the caller's array, read as
 
     float texture (Texture2D<float4>):  float32, float16, uint8 (UNORM), uint16 (UNORM)
     integer texture (Texture2D<uint>):  uint32, int32, uint16, int16, uint8, int8
@@ -44,11 +47,23 @@ def numeric_kind(dtype: np.dtype, integer: bool) -> str:
     return "sint" if dtype.kind == "i" else "uint"
 
 
+def channel_format(dtype: np.dtype, integer: bool) -> int:
+    """The one-channel gfx10 format number of a channel of ``dtype`` (e.g. 1 = 8_UNORM, 13 = 16_FLOAT,
+    22 = 32_FLOAT; 0: none fits)."""
+    return _BITS_AND_KIND.get((8 * np.dtype(dtype).itemsize, numeric_kind(dtype, integer)), 0)
+
+
+def store_rounding(dtype: np.dtype, integer: bool) -> int:
+    """What a store of 32-bit texel channels to ``dtype`` changes (``abi.META_TEXEL_FORMAT``): the
+    channel format of an 8- or 16-bit ``dtype``, 0 for a 32-bit one (the value is kept)."""
+    return 0 if np.dtype(dtype).itemsize == 4 else channel_format(dtype, integer)
+
+
 def format_number(dtype: np.dtype, channels: int, integer: bool) -> int:
     """The gfx10 format number of ``channels`` channels of ``dtype`` (0: none fits).
     A three-channel array of 8- or 16-bit values has no format of its own; it is numbered
     as the four-channel one (the hardware reads a fourth channel)."""
-    single = _BITS_AND_KIND.get((8 * np.dtype(dtype).itemsize, numeric_kind(dtype, integer)), 0)
+    single = channel_format(dtype, integer)
     if channels == 1 or not single:
         return single
     if channels == 2:

@@ -123,3 +123,74 @@ def test_accesses_in_a_loop_prefetch_along_their_stream(wave_size):
     lines = wave_size * 16 // 64  # the lines of one wave-wide uint4 access
     assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 0, i32 3, i32 1\)", body)) == lines
     assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 1, i32 3, i32 1\)", body)) == lines
+
+
+LANE_ORDERED = """
+cbuffer Params : register(b0) { uint shift; };
+StructuredBuffer<uint> src : register(t0);
+StructuredBuffer<uint4> src4 : register(t1);
+RWStructuredBuffer<uint> whole : register(u0);
+RWStructuredBuffer<uint4> out4 : register(u1);
+RWStructuredBuffer<uint> back : register(u2);
+RWStructuredBuffer<uint> ids : register(u3);
+[numthreads(NT, 1, 1)]
+void main(uint i : SV_GroupIndex, uint3 id : SV_DispatchThreadID) {
+    whole[i] = src[i + shift];                            // wraps past 2^32 inside the wave
+    out4[i] = src4[WaveGetLaneIndex() + shift] + 1;       // index * 16 overflows i32
+    back[i - shift] = src[i];
+    ids[id.x] = src[WaveReadLaneFirst(i) + WaveGetLaneIndex()];
+}
+"""
+
+
+@pytest.mark.parametrize("wave_size", WAVE_SIZES)
+@pytest.mark.parametrize("shift", [0, 3, 2 ** 32 - 8, 2 ** 32 - 3, 2 ** 28, 2 ** 30, 2 ** 31 - 1])
+def test_lane_ordered_indices_keep_the_d3d12_rules(wave_size, shift):
+    """Indices in lane order by construction (``lane_order.py``) skip the lane test; an index
+    that wraps past 2^32 inside the wave, or whose byte offset overflows, still reads 0 and
+    drops its writes lane by lane, as the interpreter does."""
+    threads = 2 * wave_size
+    rng = np.random.default_rng(shift % 1000)
+    buffers = {"src": rng.integers(0, 1 << 32, threads - 3, dtype=np.uint32),
+               "src4": rng.integers(0, 1 << 32, (threads - 3, 4), dtype=np.uint32),
+               "whole": np.full(threads, SENTINEL, np.uint32), "out4": np.zeros((threads, 4), np.uint32),
+               "back": np.full(threads + 8, SENTINEL, np.uint32), "ids": np.full(threads, SENTINEL, np.uint32)}
+    actual, expected, _ = run_both(LANE_ORDERED.replace("NT", str(threads)), wave_size, buffers,
+                                   {"Params": cbuffer_bytes(shift)})
+    assert_same(actual, expected)
+    src, src4 = buffers["src"], buffers["src4"]
+    index = [(lane + shift) % 2 ** 32 for lane in range(threads)]
+    assert actual["whole"].tolist() == [int(src[k]) if k < len(src) else 0 for k in index]
+    lane_index = [(lane % wave_size + shift) % 2 ** 32 for lane in range(threads)]
+    assert actual["out4"].tolist() == [(src4[k] + np.uint32(1)).tolist() if k < len(src4) else [1, 1, 1, 1]
+                                       for k in lane_index]
+    back = [SENTINEL] * (threads + 8)
+    for lane in range(threads):
+        target = (lane - shift) % 2 ** 32
+        if target < len(back):
+            back[target] = int(src[lane]) if lane < len(src) else 0
+    assert actual["back"].tolist() == back
+    assert actual["ids"].tolist() == [int(src[lane]) if lane < len(src) else 0 for lane in range(threads)]
+
+
+SCATTERED = """
+StructuredBuffer<uint> src : register(t0);
+RWStructuredBuffer<uint> dst : register(u0);
+[numthreads(8, 8, 1)]
+void main(uint i : SV_GroupIndex, uint3 id : SV_DispatchThreadID) {
+    dst[id.x] = src[i * 2];                      // neither index is in lane order by construction
+}
+"""
+
+
+def test_only_indices_in_lane_order_skip_the_lane_test():
+    """The lane test (offsets compared with the first lane's, then reduced) is emitted for
+    indices the JIT cannot prove in lane order, and not for those it can."""
+    def kernel_body(source: str) -> str:
+        kernel = build_host_module(compile_hlsl(source, 32))
+        return kernel.llvm_ir[kernel.llvm_ir.index(f"@{kernel.entry}("):]
+    ordered = kernel_body(LANE_ORDERED.replace("NT", "64"))
+    assert "llvm.vector.reduce.and" not in ordered
+    assert len(re.findall(r"= load <32 x i32>, ptr %v\d+, align 1", ordered)) == 3  # whole, back, ids: inline
+    assert "llvm.vector.reduce.and" in kernel_body(SCATTERED)
+    assert "llvm.vector.reduce.and" in kernel_body(LANE_ORDERED.replace("NT", "48"))  # id.x: rows of 48 lanes

@@ -2,7 +2,7 @@
 give NumPy's results exactly, at small sizes, in wave32 and wave64: the histogram equals
 numpy.bincount, the exclusive scan numpy.cumsum shifted by one (uint32, wrapping), the
 transpose ``a.T``. Sizes are chosen to leave partial groups, partial uint4s and, for the scan,
-more tiles than one tile of tile sums holds (the recursive case)."""
+more slot sums than one tile holds (the recursive case)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ common = _common_kernels()
 
 @pytest.fixture(scope="module", params=[32, 64], ids=["wave32", "wave64"])
 def kernels(request):
-    # one row of 256 uint4s per scan tile: 1024 values, so 2^20 + 5 values make 1025 tiles,
-    # more than one tile of tile sums, and the driver recurses
+    # one row of 256 uint4s per scan tile: 1024 values, so 2^20 + 5 values make 1025 tiles and
+    # 65,600 slot sums, which take three more levels of the driver's recursion
     return common.CommonKernels(wave_size=request.param, scan_rows=1)
 
 
@@ -52,6 +52,22 @@ def test_exclusive_scan_equals_shifted_cumsum(kernels, count):
     expected = np.concatenate([[0], np.cumsum(values[:-1], dtype=np.uint32)]).astype(np.uint32)
     assert np.array_equal(kernels.exclusive_scan(values, threads=2), expected)
     assert np.array_equal(common.numpy_exclusive_scan(values), expected)
+
+
+def test_reduce_tiles_writes_every_slot(kernels):
+    # a wave of W lanes owns W / 4 slots of SLOT_VECTORS = 4 * ROWS uint4s: its segment's sum goes
+    # into its first slot, 0 into the others, so slotSums covers the input slot by slot
+    rows, lanes = kernels.scan_tile_vectors // 256, kernels.scan_kernel.wave_size
+    vectors = np.random.default_rng(5).integers(0, 2 ** 32, (3 * 256 * rows - 5, 4), dtype=np.uint32)
+    tiles = -(-len(vectors) // kernels.scan_tile_vectors)
+    sums = np.full(tiles * common.SCAN_SLOTS_PER_TILE, 0xDEADBEEF, np.uint32)
+    kernels.reduce_kernel.dispatch((tiles, 1, 1), values=vectors, slotSums=sums, vectors=len(vectors))
+    padded = np.zeros((tiles * kernels.scan_tile_vectors, 4), np.uint32)
+    padded[:len(vectors)] = vectors
+    segments = padded.reshape(-1, lanes * rows * 4).sum(axis=1, dtype=np.uint32)
+    expected = np.zeros((len(segments), lanes // 4), np.uint32)
+    expected[:, 0] = segments
+    assert np.array_equal(sums, expected.reshape(-1))
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (33, 65), (64, 32), (100, 257)])

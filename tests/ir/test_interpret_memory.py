@@ -142,19 +142,36 @@ def test_texture_load_store_mips_and_dimensions():
     assert dst[0].tolist() == [[8.0, 8.0]] * 20  # mip 1 is 8 wide; lanes 20+ wrote outside: dropped
 
 
-def test_texture_sample_is_not_supported():
-    with pytest.raises(InterpretError, match="not supported"):
-        run("""
-            resource @tex Texture2D<float4> t0 space0
-            resource @smp SamplerState s0 space0
-            func @main numthreads(32, 1, 1) wave32 {
-            ^entry:
-              %0 = const float2 {value=[0.5, 0.5]}
-              %1 = const float {value=0.0}
-              %2 = texture_sample float4 %0, %1 {resource="tex", sampler="smp"}
-              ret
-            }
-        """, buffers={"tex": np.zeros((4, 4, 4), np.float32)})
+SAMPLE = """
+    resource @tex Texture2D<float4> t0 space0
+    resource @smp SamplerState s0 space0
+    resource @out RWStructuredBuffer<float4> u0 space0
+    func @main numthreads(32, 1, 1) wave32 {
+    ^entry:
+      %0 = thread_input uint {which="group_index"}
+      %1 = const float2 {value=[0.375, 0.5]}
+      %2 = const float {value=0.0}
+      %3 = texture_sample float4 %1, %2 {resource="tex", sampler="smp"}
+      buffer_store %0, %3 {resource="out"}
+      ret
+    }
+"""
+
+
+def test_texture_sample_filters_the_decoded_texels():
+    """SampleLevel at u = 1.5 / 4, v = 2 / 4 of a 4 x 4 UNORM8 texture: point sampling reads texel
+    (1, 2); linear sampling is halfway between rows 1 and 2 of column 1 (x at a texel centre)."""
+    texels = np.arange(4 * 4 * 4, dtype=np.uint8).reshape(4, 4, 4) * 3
+    point = run(SAMPLE, buffers={"tex": texels, "smp": (0, 0), "out": np.zeros((32, 4), np.float32)})
+    assert (point.buffers["out"] == texels[2, 1] / np.float32(255)).all()
+    linear = run(SAMPLE, buffers={"tex": texels, "smp": (1, 0), "out": np.zeros((32, 4), np.float32)})
+    rows = texels[1:3, 1].astype(np.float32) / np.float32(255)
+    assert (linear.buffers["out"] == rows[0] + np.float32(0.5) * (rows[1] - rows[0])).all()
+
+
+def test_texture_sample_needs_its_sampler():
+    with pytest.raises(InterpretError, match="no sampler named 'smp'"):
+        run(SAMPLE, buffers={"tex": np.zeros((4, 4, 4), np.float32), "out": np.zeros((32, 4), np.float32)})
 
 
 def test_resource_arrays_byte_address_buffers_and_resource_info():

@@ -17,7 +17,7 @@ import shc
 from shc.compiler.frontend import hlsl_types as T
 from shc.runtime import jit
 from shc.runtime import kernel as kernel_module
-from shc.compiler.machine.abi import META_FIELDS, META_INTS, ResourceKind
+from shc.compiler.machine.abi import META_ABSENT_CHANNELS, META_FIELDS, META_INTS, META_TEXEL_FORMAT, ResourceKind
 from shc.runtime.layout import BindingError, numpy_dtype
 from shc.runtime.resources import Sampler, bind
 from shc.runtime.textures import bind_texture
@@ -229,6 +229,24 @@ def test_texture_slots_and_mip_offsets(kernel):
     values["tex"] = [np.zeros((8, 4, 4), np.float32), np.zeros((4, 4, 4), np.float32)]
     with pytest.raises(BindingError, match=r"mip 1 should be float32 of shape \(4, 2, 4\)"):
         bind(kernel.info, values)
+
+
+def test_texture_slots_carry_what_a_store_converts_through(kernel):
+    """META_TEXEL_FORMAT: the one-channel gfx10 format of an 8/16-bit array (0 for 32-bit), and
+    META_ABSENT_CHANNELS: the channels the array lacks; the JIT's stores round through them."""
+    values = arguments(kernel)
+    table = bind(kernel.info, values)
+    for name, expected in (("rw", (0, 3)), ("tex", (0, 0))):  # (1, 64) float32, (4, 4, 4) float32
+        slot = kernel.info.slots[name]
+        assert (table.meta[slot * META_INTS + META_TEXEL_FORMAT], table.meta[slot * META_INTS + META_ABSENT_CHANNELS]) \
+            == expected
+    formats = {np.uint8: 1, np.float16: 13, np.uint16: 7}  # 8_UNORM, 16_FLOAT, 16_UNORM
+    for dtype, number in formats.items():
+        values["rw"] = np.zeros((1, 64, 2), dtype)
+        slot = kernel.info.slots["rw"]
+        table = bind(kernel.info, values)
+        assert table.meta[slot * META_INTS + META_TEXEL_FORMAT] == number
+        assert table.meta[slot * META_INTS + META_ABSENT_CHANNELS] == 2
 
 
 def test_resource_array_elements_get_consecutive_slots(kernel):

@@ -16,7 +16,10 @@ the prefetcher), which keeps the D3D12 rules: out-of-bounds reads give 0, writes
 Back-to-back lanes never share bytes, so the lane order of a store does not matter here.
 
 The test is a handful of vector instructions and one predictable branch; the call it
-replaces spilled the lane registers around it. It is not emitted for LDS or for a texture
+replaces spilled the lane registers around it. When the index is in lane order by
+construction (``lane_order.py``: the lane index or ``SV_GroupIndex`` plus uniform values) the
+first test is known to hold wherever the overflow guard does, so only the bounds and the guard
+of the first and last lane are tested (``back_to_back``). It is not emitted for LDS or for a texture
 site with a prefetcher (``memory.load_value``): those are scattered in practice, and the
 test alone made SPD 2% more instructions.
 
@@ -43,18 +46,29 @@ STREAM_STEPS = 4  # how many of its own steps ahead an access in a loop prefetch
 KNOWN = 1 << 32  # a stream word holds KNOWN | the last offset once the site has run
 
 
-def _quick(b, at: V, size: V, flags: list[V], exec_: V, step: int, maskable: bool) -> tuple[V, V]:
+def _quick(b, at: V, size: V, flags: list[V], exec_: V, step: int, maskable: bool,
+           back_to_back: bool = False) -> tuple[V, V]:
     """``(take the fast path, the first lane's offset)``: the lanes ``step`` bytes apart
-    from ``first``, and all of them (on or off) inside ``size`` bytes and ``flags``."""
+    from ``first``, and all of them (on or off) inside ``size`` bytes and ``flags``.
+    ``back_to_back``: the lanes are ``step`` apart wherever the flags (the overflow guard)
+    hold, so only the guard is tested, and of the first and last lane (``lane_order.py``)."""
     width = b.wave_size
     first = b.extract(at, 0)
-    expect = b.binop("add", b.splat(first), b.const(at.ty, [lane * step for lane in range(width)]))
-    quick = _every(b, b.icmp("eq", at, expect))
     inside = b.binop("and", b.icmp("sge", first, b.zero("i32")),
                      b.icmp("sle", first, b.binop("sub", size, b.const("i32", width * step))))
-    quick = b.binop("and", quick, inside)
+    if back_to_back:
+        quick = inside
+    else:
+        expect = b.binop("add", b.splat(first), b.const(at.ty, [lane * step for lane in range(width)]))
+        quick = b.binop("and", _every(b, b.icmp("eq", at, expect)), inside)
     for flag in flags:
-        quick = b.binop("and", quick, _every(b, flag) if flag.ty.startswith("<") else flag)
+        if not flag.ty.startswith("<"):
+            every = flag
+        elif back_to_back:
+            every = b.binop("and", b.extract(flag, 0), b.extract(flag, width - 1))
+        else:
+            every = _every(b, flag)
+        quick = b.binop("and", quick, every)
     if not maskable and not _all_on(b, exec_):
         quick = b.binop("and", quick, _full(b, exec_))
     return quick, first
@@ -105,13 +119,14 @@ def _prefetch_stream(b, base: V, first: V, stream: V, nbytes: int, write: bool =
 
 
 def load_words(b, base: V, at: V, size: V, flags: list[V], exec_: V, elem: str, count: int,
-               slow: Callable[[], list[V]], stream: V | None = None) -> list[V]:
+               slow: Callable[[], list[V]], stream: V | None = None, back_to_back: bool = False) -> list[V]:
     """``count`` lane vectors of ``elem`` at byte offsets ``at`` from ``base`` (lane ``i``'s
     ``k``-th word in vector ``k``); ``slow`` emits the helper call and returns the same.
-    ``stream``: the site's stack word when it is inside a loop (prefetching, see above)."""
+    ``stream``: the site's stack word when it is inside a loop (prefetching, see above);
+    ``back_to_back``: the offsets are known to be in lane order (``_quick``)."""
     width, word = b.wave_size, max(bit_width(elem) // 8, 1)
     maskable = bit_width(elem) in (32, 64)
-    quick, first = _quick(b, at, size, flags, exec_, count * word, maskable)
+    quick, first = _quick(b, at, size, flags, exec_, count * word, maskable, back_to_back)
     fast, scattered, done = _branches(b)
     b.cbr(quick, fast, scattered)
     b.start(fast)
@@ -144,14 +159,15 @@ def load_words(b, base: V, at: V, size: V, flags: list[V], exec_: V, elem: str, 
 
 
 def store_words(b, base: V, at: V, size: V, flags: list[V], exec_: V, words: list[V],
-                slow: Callable[[], None], stream: V | None = None) -> None:
+                slow: Callable[[], None], stream: V | None = None, back_to_back: bool = False) -> None:
     """Write the lane vectors ``words`` (lane ``i``'s ``k``-th word in ``words[k]``) at byte
-    offsets ``at`` from ``base``; ``slow`` emits the helper call; ``stream`` as for loads."""
+    offsets ``at`` from ``base``; ``slow`` emits the helper call; ``stream`` and
+    ``back_to_back`` as for loads."""
     count = len(words)
     elem = words[0].ty[words[0].ty.index("x") + 2:-1]
     word = max(bit_width(elem) // 8, 1)
     maskable = bit_width(elem) in (32, 64)
-    quick, first = _quick(b, at, size, flags, exec_, count * word, maskable)
+    quick, first = _quick(b, at, size, flags, exec_, count * word, maskable, back_to_back)
     fast, scattered, done = _branches(b)
     b.cbr(quick, fast, scattered)
     b.start(fast)

@@ -15,6 +15,8 @@ value that is the same in every lane may stay a scalar ``T``.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -180,6 +182,17 @@ class Builder:
         self.lines.append(f"{label}:")
         self.terminated = False
         self.current = label
+
+    @contextmanager
+    def detached(self) -> Iterator[list[str]]:
+        """Build another function's body (an out-of-line helper) in the middle of this one: the
+        yielded list collects its lines; this function's lines and open block come back after."""
+        saved = self.lines, self.terminated, self.current
+        self.lines, self.terminated = [], False
+        try:
+            yield self.lines
+        finally:
+            self.lines, self.terminated, self.current = saved
 
     def raw(self, text: str) -> None:
         self.lines.append("  " + text)

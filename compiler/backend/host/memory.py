@@ -32,6 +32,7 @@ from typing import Callable
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
 from .contiguous import load_words, store_words
+from .lane_order import in_lane_order
 from .lane_text import interleave_text, lane_loads_text, pack_text, split_text
 from .llvm_text import V, bit_width, element, flat_scalars, is_vector, mangle, memory_bytes, memory_type
 from .prefetch import prefetch_text
@@ -316,7 +317,8 @@ def _count(ty: str) -> int:
 
 
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
-               history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None) -> Value:
+               history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None,
+               lane_ordered: bool = False) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
     (globallycoherent resources): never merged with other loads or moved out of loops.
     ``history`` gives the access site's history words, to prefetch for the next wave;
@@ -324,12 +326,13 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     addresses), so other accesses do not use up sites (``host_prefetch``). A prefetching
     load writes its history word, so LLVM does not merge it or move it either. ``stream``: a
     stack word for a load inside a loop, whose inline fast path prefetches along the wave's
-    own steps (``contiguous``)."""
+    own steps (``contiguous``). ``lane_ordered``: the index is in lane order (``lane_order.py``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
     total = offsets[-1] + memory_bytes(scalars[-1]) if scalars else 0
     ok, at, flags = bounds(em, memory, address, total)
+    back_to_back = _back_to_back(memory, address, total, lane_ordered)
     parts = []
     if not (is_vector(at.ty) or is_vector(memory.base.ty)):
         base = b.gep(memory.base, at)
@@ -354,8 +357,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
         # a prefetching site (a texture's) is scattered: the inline test would only cost there
         inline = not volatile and site is None and memory.inline and memory.lane_offset is None \
             and not is_vector(memory.size.ty)
-        words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call, stream) \
-            if inline else call()
+        words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call, stream,
+                           back_to_back) if inline else call()
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
     for scalar, offset in zip(scalars, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at
@@ -367,6 +370,12 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
             word = b.inst(result, f"call {result} @{name}({memory.base}, {where}, {mask})")
         parts.append(_from_memory(b, word, scalar))
     return Value(parts)
+
+
+def _back_to_back(memory: Memory, address: Address, nbytes: int, lane_ordered: bool) -> bool:
+    """Whether lane ``i``'s ``nbytes`` follow lane 0's by ``i * nbytes`` whenever the overflow
+    guard holds: an index in lane order, one element a lane, every lane allowed."""
+    return lane_ordered and address.scale == nbytes and memory.valid is None
 
 
 def _history_arguments(history: tuple[V, V] | None, memory: Memory) -> str:
@@ -385,9 +394,10 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
 
 
 def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
-                history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None) -> None:
+                history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None,
+                lane_ordered: bool = False) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
-    ``history`` and ``stream``: as for ``load_value``."""
+    ``history``, ``stream`` and ``lane_ordered``: as for ``load_value``."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -416,7 +426,8 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
             b.raw(f"call void @{name}({memory.base}, {at}, {mask}, " + ", ".join(str(w) for w in words)
                   + f"{_history_arguments(site, memory)})")
         if site is None and memory.inline and memory.lane_offset is None and not is_vector(memory.size.ty):
-            store_words(b, memory.base, at, memory.size, flags, em.exec, words, call, stream)
+            store_words(b, memory.base, at, memory.size, flags, em.exec, words, call, stream,
+                        _back_to_back(memory, address, total, lane_ordered))
         else:
             call()
         return
@@ -479,7 +490,8 @@ def buffer_load(em, inst, args):
     index, dynamic, _ = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
-    return load_value(em, memory, address, inst.type, volatile=_coherent(em, name), stream=em.stream_word(inst))
+    return load_value(em, memory, address, inst.type, volatile=_coherent(em, name), stream=em.stream_word(inst),
+                      lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic))
 
 
 def buffer_store(em, inst, args):
@@ -488,7 +500,14 @@ def buffer_store(em, inst, args):
     index, dynamic, (value,) = split_offset(inst, rest)
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
-    store_value(em, memory, address, value, inst.operands[-1].type, stream=em.stream_word(inst))
+    store_value(em, memory, address, value, inst.operands[-1].type, stream=em.stream_word(inst),
+                lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic))
+
+
+def _index_in_lane_order(em, inst, array_index: V | None, dynamic: V | None) -> bool:
+    """Whether a buffer access's element index (its first operand without an array index or
+    a dynamic offset) is in lane order (``lane_order.py``)."""
+    return array_index is None and dynamic is None and in_lane_order(em, inst.operands[0])
 
 
 def lds_load(em, inst, args):

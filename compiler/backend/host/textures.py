@@ -9,7 +9,9 @@ texels wide and high (3-D textures shrink in depth too; arrays keep their slices
 texel ``(x, y, z)`` of it is at ``offset[m] + (z * height_m + y) * width_m + x``.
 
 Out of range (a coordinate, the mip level, the array index, or the slot's bytes)
-reads 0 and is not written. ``texture_sample``: the sampler slot's ``filter`` (0
+reads 0 and is not written. A store's channels round through the format the texture is
+bound with first (``texel_rounding.py``), so a texel read back in the same dispatch reads
+as the GPU would read it. ``texture_sample``: the sampler slot's ``filter`` (0
 point, 1 linear) and ``address`` (0 clamp, 1 wrap, 2 mirror, 3 border with a
 transparent black border) apply to u and v; the array slice is ``round(w)``
 clamped; point sampling reads the texel under the coordinate in mip
@@ -33,13 +35,16 @@ from __future__ import annotations
 
 from ...frontend import hlsl_types as T
 from ...ir.ops import Op
+from ...machine.abi import META_ABSENT_CHANNELS, META_TEXEL_FORMAT
 from .llvm_text import V, element, flat_scalars, is_vector, ll_scalar, mangle
 from .memory import (INT32_MAX, META_ARRAY_COUNT, Address, Memory, buffer_info, load_value, slot_memory,
                           store_value)
+from .texel_rounding import as_stored
 from .values import Value, cast, cast_value, unify
 
 _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5, "mip_offsets": 6,
-         "filter": 7, "address": 8, "comparison": 10}
+         "filter": 7, "address": 8, "comparison": 10, "texel_format": META_TEXEL_FORMAT,
+         "absent_channels": META_ABSENT_CHANNELS}
 # SampleCmp: how a comparison function's number (machine/abi.py COMPARISONS) compares ``ref`` with a
 # texel, as an LLVM fcmp predicate (never and always are constant)
 _COMPARE_PREDICATES = {1: "olt", 2: "oeq", 3: "ole", 4: "ogt", 5: "une", 6: "oge"}
@@ -211,6 +216,10 @@ def texture_load(em, inst, args):
 def texel_place(em, name: str, array_index: V | None, coordinate: Value, coordinate_type: T.Type):
     """The memory (restricted to lanes whose texel exists) and address of mip 0's texel at
     ``coordinate`` of the RW texture ``name``: what texture stores and texel atomics write."""
+    return _texel_slot_and_place(em, name, array_index, coordinate, coordinate_type)[1:]
+
+
+def _texel_slot_and_place(em, name: str, array_index: V | None, coordinate: Value, coordinate_type: T.Type):
     b = em.b
     kind, dims, writable, is_array = _kind(em, name)
     slot = Slot(em, name, array_index)
@@ -222,7 +231,7 @@ def texel_place(em, name: str, array_index: V | None, coordinate: Value, coordin
     z = coords[dims - 1] if is_array or level.rows == 3 else b.const("i32", 0)
     ok = _and(b, slot.valid, _within(b, x, level.width), _within(b, y, level.height), _within(b, z, level.depth))
     memory = slot_memory(em, name, array_index).restricted(b, ok)
-    return memory, _texel_address(em, slot, level, mip, x, y, z)
+    return slot, memory, _texel_address(em, slot, level, mip, x, y, z)
 
 
 def is_texture(em, name: str) -> bool:
@@ -233,11 +242,12 @@ def texture_store(em, inst, args):
     b = em.b
     name = inst.attrs["resource"]
     array_index, (coordinate, value) = _split(em, name, args)
-    memory, address = texel_place(em, name, array_index, coordinate, inst.operands[-2].type)
+    slot, memory, address = _texel_slot_and_place(em, name, array_index, coordinate, inst.operands[-2].type)
     storage = _storage(em, name)
     width = min(len(flat_scalars(inst.operands[-1].type)), 4)
     texel = cast_value(b, value, inst.operands[-1].type, storage)
-    store_value(em, memory, address, Value(texel.parts[:width]), T.vector(storage, width),
+    channels = as_stored(em, slot, storage, texel.parts[:width])  # as the bound format keeps them
+    store_value(em, memory, address, Value(channels), T.vector(storage, width),
                 history=lambda: em.history_words(inst))
 
 
@@ -364,50 +374,50 @@ def _sample_helper(em, axes: int, storage: T.ScalarType, width: int, compare: bo
     params += [lanes_f, "i32"] if compare else []
     if name in b.helpers:
         return name, result
-    saved_lines, saved_terminated, saved_exec = b.lines, b.terminated, em.exec
-    b.lines, b.terminated = [], False
-    p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
-    (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
-     ox, oy, oz) = p[:18]
-    border, history = p[18:22], [(p[22], p[23]), (p[24], p[25])]
-    comparing = (p[26], p[27]) if compare else None
-    em.exec = valid
+    saved_exec = em.exec
+    with b.detached() as lines:
+        p = [V(ty, f"%p{index}") for index, ty in enumerate(params)]
+        (base, size, valid, u, v, w, slice_, lod, tex_width, tex_height, tex_depth, mips, offsets_ptr, linear, mode,
+         ox, oy, oz) = p[:18]
+        border, history = p[18:22], [(p[22], p[23]), (p[24], p[25])]
+        comparing = (p[26], p[27]) if compare else None
+        em.exec = valid
 
-    def level(mip: V, filtered: bool, first: bool = True) -> list[V]:
-        number = b.call(lanes_i, "llvm.fptoui.sat", [mip], mangle_with=[lanes_i, lanes_f])
-        return _sample_level(em, Memory(base, size, valid), (tex_width, tex_height, tex_depth), offsets_ptr, number,
-                             [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border,
-                             history if first else None, comparing)
+        def level(mip: V, filtered: bool, first: bool = True) -> list[V]:
+            number = b.call(lanes_i, "llvm.fptoui.sat", [mip], mangle_with=[lanes_i, lanes_f])
+            return _sample_level(em, Memory(base, size, valid), (tex_width, tex_height, tex_depth), offsets_ptr, number,
+                                 [u, v, w][:axes], slice_, [ox, oy, oz], filtered, mode, width, storage, border,
+                                 history if first else None, comparing)
 
-    def give(channels: list[V]) -> None:
-        current = "poison"
-        for index, channel in enumerate(channels):
-            current = b.inst(result, f"insertvalue {result} {current}, {channel}, {index}").ref
-        b.terminate(f"ret {result} {current}")
+        def give(channels: list[V]) -> None:
+            current = "poison"
+            for index, channel in enumerate(channels):
+                current = b.inst(result, f"insertvalue {result} {current}, {channel}, {index}").ref
+            b.terminate(f"ret {result} {current}")
 
-    try:
-        last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
-        clamped = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [lod, last]), b.zero(lanes_f)])
-        point, filtered = b.label("point"), b.label("linear")
-        b.cbr(linear, filtered, point)
-        b.start(point)  # the nearest mip's nearest texel, nothing else read
-        give(level(b.call(lanes_f, "llvm.floor", [b.binop("fadd", clamped, b.const(lanes_f, 0.5))]), False))
-        b.start(filtered)  # trilinear: the next mip only where the level of detail is between two
-        floor = b.call(lanes_f, "llvm.floor", [clamped])
-        blend = b.binop("fsub", clamped, floor)
-        near = level(floor, True)
-        blending = b.fcmp("one", blend, b.zero(lanes_f))
-        one, two = b.label("one_mip"), b.label("two_mips")
-        b.cbr(b.any_lane(b.mask_and(valid, blending)), two, one)
-        b.start(one)
-        give(near)
-        b.start(two)
-        far = level(b.call(lanes_f, "llvm.minnum", [b.binop("fadd", floor, b.const(lanes_f, 1.0)), last]), True,
-                    first=False)
-        give([b.select(blending, _lerp(b, closer, further, blend), closer) for closer, further in zip(near, far)])
-        body = [line.strip() if not line.endswith(":") else line for line in b.lines]
-    finally:
-        b.lines, b.terminated, em.exec = saved_lines, saved_terminated, saved_exec
+        try:
+            last = b.cast("sitofp", b.splat(b.binop("sub", mips, b.const("i32", 1))), lanes_f)
+            clamped = b.call(lanes_f, "llvm.maxnum", [b.call(lanes_f, "llvm.minnum", [lod, last]), b.zero(lanes_f)])
+            point, filtered = b.label("point"), b.label("linear")
+            b.cbr(linear, filtered, point)
+            b.start(point)  # the nearest mip's nearest texel, nothing else read
+            give(level(b.call(lanes_f, "llvm.floor", [b.binop("fadd", clamped, b.const(lanes_f, 0.5))]), False))
+            b.start(filtered)  # trilinear: the next mip only where the level of detail is between two
+            floor = b.call(lanes_f, "llvm.floor", [clamped])
+            blend = b.binop("fsub", clamped, floor)
+            near = level(floor, True)
+            blending = b.fcmp("one", blend, b.zero(lanes_f))
+            one, two = b.label("one_mip"), b.label("two_mips")
+            b.cbr(b.any_lane(b.mask_and(valid, blending)), two, one)
+            b.start(one)
+            give(near)
+            b.start(two)
+            far = level(b.call(lanes_f, "llvm.minnum", [b.binop("fadd", floor, b.const(lanes_f, 1.0)), last]), True,
+                        first=False)
+            give([b.select(blending, _lerp(b, closer, further, blend), closer) for closer, further in zip(near, far)])
+        finally:
+            em.exec = saved_exec
+    body = [line.strip() if not line.endswith(":") else line for line in lines]
     b.helper(name, result, params, body, "write")  # the history words are written
     return name, result
 

@@ -11,12 +11,13 @@ Computing a value once and pairing LDS accesses hold registers longer: each asks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .combine import combine
 from .lds_pairs import pair_lds_accesses
 from .lds_wide_pairs import widen_read_pairs
-from .machine import MFunction
+from .live_ranges import LiveRanges
+from .machine import MFunction, VReg
 from .machine_cse import eliminate_common_subexpressions
 from .machine_dce import remove_dead_values
 from .pressure import Pressure
@@ -32,6 +33,11 @@ class CleanUp:
     merged_repeats: int = 0  # what they did: instructions dropped
     paired_lds: int = 0
     merged_smem: int = 0
+    unmerged: MFunction | None = None  # a copy of the function from just before scalar loads merged
+    unmerged_registers: dict[VReg, VReg] = field(default_factory=dict)  # each register -> its copy's
+    # The live ranges of the function as the clean-ups leave it, when the last ``Pressure`` counted
+    # them and nothing changed after (each clean-up returns how much it did: 0 when nothing).
+    ranges: LiveRanges | None = None
 
     def run(self, function: MFunction, read_only: frozenset[int] = frozenset()) -> None:
         """``read_only``: the ids of the descriptor registers of resources nothing writes."""
@@ -40,11 +46,25 @@ class CleanUp:
         if self.machine_cse:  # what two IR operations' expansions compute twice
             self.merged_repeats = eliminate_common_subexpressions(function, Pressure(function))
         if self.merge_smem:  # neighbouring scalar buffer loads: one wide load, one wait
+            before = function.copy(self.unmerged_registers)
             self.merged_smem = merge_scalar_loads(function, read_only, Pressure(function, "s"))
+            self.unmerged = before if self.merged_smem else None
+        self.finish(function)
+
+    def finish(self, function: MFunction) -> None:
+        """The clean-ups after merging scalar loads (``listing.py`` runs them on ``unmerged`` too,
+        to weigh the kernel with and without the merged loads without selecting it again)."""
+        self.ranges = None
         combine(function)  # pairs of VALU instructions into three-source VOP3 ones
         if self.pair_lds:  # ds_read2/ds_write2 for LDS accesses from one base
-            self.paired_lds = pair_lds_accesses(function, Pressure(function))
+            pressure = Pressure(function)
+            self.paired_lds = pair_lds_accesses(function, pressure)
+            unchanged = not self.paired_lds  # since ``pressure`` counted the function's live ranges
             if self.paired_lds:  # two pairs of neighbouring dwords: one ds_read2_b64
-                self.paired_lds += widen_read_pairs(function, Pressure(function))
-                remove_dead_values(function)  # a moved base the wide read no longer needs
-            combine(function)  # a moved base's addition may merge with the one before it
+                pressure = Pressure(function)
+                widened = widen_read_pairs(function, pressure)
+                removed = remove_dead_values(function)  # a moved base the wide read no longer needs
+                self.paired_lds += widened
+                unchanged = not widened and not removed
+            if not combine(function) and unchanged:  # a moved base's addition may merge with the one before it
+                self.ranges = pressure.ranges  # allocation need not compute them again

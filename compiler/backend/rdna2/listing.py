@@ -18,6 +18,7 @@ from ...diagnostics import SourceCache, display_path
 from ...ir.core import Module
 from ...machine import rdna2 as device
 from ...machine.isa_classes import CLASSES, count_mnemonics
+from .cleanup import CleanUp
 from .isel import Selector
 from .machine import MFunction, MInst
 from .operand_classes import check_operand_classes
@@ -88,14 +89,16 @@ def select_and_allocate(module: Module) -> tuple[Selector, MFunction, Allocation
     into another block of 8 SGPRs, or cost VGPRs or spills, the listing keeps the loads apart."""
     selector = Selector(module)
     function = selector.run()
-    allocation = allocate(function, scratch_base=module.scratch_bytes)
-    if selector.clean_up.merged_smem:
-        apart = Selector(module)
-        apart.clean_up.merge_smem = False
-        apart_function = apart.run()
-        apart_allocation = allocate(apart_function, scratch_base=module.scratch_bytes)
+    allocation = allocate(function, scratch_base=module.scratch_bytes, ranges=selector.clean_up.ranges)
+    apart_function = selector.clean_up.unmerged  # as selected and cleaned up until the merge
+    if apart_function is not None:
+        apart = CleanUp(merge_smem=False)
+        apart.finish(apart_function)
+        apart_allocation = allocate(apart_function, scratch_base=module.scratch_bytes, ranges=apart.ranges)
         if _costlier(allocation, apart_allocation):
-            return apart, apart_function, apart_allocation
+            copies = selector.clean_up.unmerged_registers  # the header names the copy's descriptor registers
+            selector.descriptors = {key: copies.get(reg, reg) for key, reg in selector.descriptors.items()}
+            return selector, apart_function, apart_allocation
     return selector, function, allocation
 
 

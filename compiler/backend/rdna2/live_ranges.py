@@ -39,22 +39,38 @@ def successors(function: MFunction) -> dict[MBlock, list[MBlock]]:
     return result
 
 
-def block_liveness(function: MFunction) -> dict[MBlock, set[VReg]]:
-    """Live-out sets per block (backward data-flow to a fixed point)."""
-    succ = successors(function)
+def block_liveness(function: MFunction, succ: dict[MBlock, list[MBlock]] | None = None) -> dict[MBlock, set[VReg]]:
+    """Live-out sets per block (backward data-flow to a fixed point); ``succ``: ``successors(function)``."""
+    succ = successors(function) if succ is None else succ
     gen: dict[MBlock, set[VReg]] = {}
     kill: dict[MBlock, set[VReg]] = {}
     for block in function.blocks:
         used, defined = set(), set()
         written: dict[VReg, set[int]] = {}  # the components of each tuple written so far in the block
         for inst in block.insts:
-            for reg, components in operand_components(inst.uses):
-                if reg not in defined and not written.get(reg, set()).issuperset(components):
+            for operand in inst.uses:
+                if isinstance(operand, VReg):
+                    reg = operand
+                elif isinstance(operand, SubReg):
+                    reg = operand.base
+                else:
+                    continue
+                if reg in defined or reg in used:
+                    continue
+                if not written.get(reg, _NOTHING).issuperset(_components(operand)):
                     used.add(reg)
-            for reg, components in operand_components(inst.defs):
+            for operand in inst.defs:
+                if isinstance(operand, VReg):
+                    reg = operand
+                elif isinstance(operand, SubReg):
+                    reg = operand.base
+                else:
+                    continue
+                if reg in defined:
+                    continue
                 # a tuple is redefined once every component is, in one write or part by part
                 parts = written.setdefault(reg, set())
-                parts.update(components)
+                parts.update(_components(operand))
                 if len(parts) == reg.size:
                     defined.add(reg)
         gen[block], kill[block] = used, defined
@@ -123,13 +139,23 @@ def operand_components(operands: list) -> list[tuple[VReg, range]]:
     return found
 
 
+_NOTHING: frozenset[int] = frozenset()
+
+
+def _components(operand: VReg | SubReg) -> range:
+    if isinstance(operand, VReg):
+        return range(operand.size)
+    return range(operand.index, operand.index + operand.count)
+
+
 def intervals(function: MFunction) -> LiveRanges:
     """Live ranges of every virtual register in program order.
 
     Instruction ``i`` reads its operands at position ``2 * i`` and writes its results at
     ``2 * i + 1`` (at ``2 * i`` when the results may not overlap the operands).
     """
-    live_out = block_liveness(function)
+    succ = successors(function)
+    live_out = block_liveness(function, succ)
     ranges = LiveRanges()
     position = 0
     starts: dict[MBlock, int] = {}
@@ -137,15 +163,10 @@ def intervals(function: MFunction) -> LiveRanges:
     for block in function.blocks:
         starts[block] = 2 * position
         for inst in block.insts:
-            for reg, components in operand_components(inst.uses):
-                ranges.read(reg, 2 * position, components)
-            written = 2 * position + (0 if _results_must_not_overlap(inst) else 1)
-            for reg, components in operand_components(inst.defs):
-                ranges.write(reg, written, components, not inst.is_marker)
+            _program_order_touches(ranges, inst, 2 * position)
             position += 1
         ends[block] = 2 * position
     live_in_any: dict[MBlock, set[VReg]] = {}
-    succ = successors(function)
     for block in function.blocks:
         for target in succ[block]:
             live_in_any.setdefault(target, set()).update(live_out[block] & set(ranges.spans))
@@ -163,6 +184,69 @@ def intervals(function: MFunction) -> LiveRanges:
                     ranges.touch(reg, starts[target])
                     ranges.touch(reg, ends[block])
     return ranges
+
+
+def _program_order_touches(ranges: LiveRanges, inst: MInst, where: int) -> None:
+    """``ranges.read`` of each register ``inst`` reads at ``where``, then ``ranges.write`` of each it
+    writes, in operand order, for the walk in program order. No earlier touch is later than
+    ``where``, so a span's start is its first touch and every end the latest: this is the hot
+    loop of ``intervals`` (called for every clean-up and allocation), spelt out without ``min``
+    and ``max``."""
+    spans, component_ends = ranges.spans, ranges.component_ends
+    for operand in inst.uses:
+        if isinstance(operand, VReg):
+            reg, first, count = operand, 0, operand.size
+        elif isinstance(operand, SubReg):
+            reg, first, count = operand.base, operand.index, operand.count
+        else:
+            continue
+        span = spans.get(reg)
+        if span is None:
+            spans[reg] = [where, where]
+        else:
+            span[1] = where
+        size = reg.size
+        if size > 1:
+            ends = component_ends.get(reg)
+            if ends is None:
+                component_ends[reg] = ends = [where] * size
+            reads = ranges.last_reads.get(reg)
+            if reads is None:
+                ranges.last_reads[reg] = reads = [-1] * size
+            for k in range(first, first + count):
+                ends[k] = where
+                reads[k] = where
+    if not inst.defs:
+        return
+    where += 0 if _results_must_not_overlap(inst) else 1
+    real = not inst.is_marker
+    for operand in inst.defs:
+        if isinstance(operand, VReg):
+            reg, first, count = operand, 0, operand.size
+        elif isinstance(operand, SubReg):
+            reg, first, count = operand.base, operand.index, operand.count
+        else:
+            continue
+        span = spans.get(reg)
+        if span is None:
+            spans[reg] = [where, where]
+        else:
+            span[1] = where
+        size = reg.size
+        if size > 1:
+            ends = component_ends.get(reg)
+            if ends is None:
+                component_ends[reg] = ends = [where] * size
+            for k in range(first, first + count):
+                ends[k] = where
+            if real:
+                writes = ranges.first_writes.get(reg)
+                if writes is None:
+                    ranges.first_writes[reg] = writes = [float("inf")] * size
+                for k in range(first, first + count):
+                    if writes[k] > where:
+                        writes[k] = where
+                ranges.last_write[reg] = where
 
 
 def _results_must_not_overlap(inst: MInst) -> bool:

@@ -10,6 +10,7 @@ mnemonic with destinations, sources and a modifier string, plus the source
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from ...diagnostics import UNKNOWN, Coord
@@ -127,7 +128,12 @@ class MInst:
         return self.mnemonic == IMPLICIT_DEF
 
     def registers(self, which: str = "both") -> list[VReg]:
-        chosen = {"defs": self.defs, "uses": self.uses, "both": [*self.defs, *self.uses]}[which]
+        if which == "defs":
+            chosen = self.defs
+        elif which == "uses":
+            chosen = self.uses
+        else:
+            chosen = [*self.defs, *self.uses]
         found = []
         for operand in chosen:
             if isinstance(operand, VReg):
@@ -191,3 +197,34 @@ class MFunction:
     @property
     def mask_suffix(self) -> str:
         return "b32" if self.wave_size == 32 else "b64"
+
+    def copy(self, registers: dict[VReg, VReg] | None = None) -> MFunction:
+        """A copy with its own blocks, instructions and virtual registers (allocation writes
+        ``phys`` into registers), so the back end can go on twice from one point. ``registers``,
+        when given, receives each register of this function with its copy's."""
+        registers = {} if registers is None else registers
+
+        def own(operand):
+            if isinstance(operand, VReg):
+                if operand not in registers:
+                    registers[operand] = copy.copy(operand)
+                return registers[operand]
+            if isinstance(operand, SubReg):
+                return SubReg(own(operand.base), operand.index, operand.count)
+            return operand  # Special, Imm and Label are immutable
+
+        blocks = []
+        for block in self.blocks:
+            insts = []
+            for inst in block.insts:
+                twin = copy.copy(inst)  # with any attribute selection added (an image's NSA layout)
+                twin.defs = [own(operand) for operand in inst.defs]
+                twin.uses = [own(operand) for operand in inst.uses]
+                twin.source_modifiers = dict(inst.source_modifiers)
+                insts.append(twin)
+            twin_block = copy.copy(block)
+            twin_block.insts = insts
+            blocks.append(twin_block)
+        twin_function = copy.copy(self)
+        twin_function.blocks = blocks
+        return twin_function

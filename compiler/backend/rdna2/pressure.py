@@ -15,6 +15,8 @@ stretches must not all grow to the peak there (SPD with ``A_HALF`` at wave64 sit
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from ...machine import rdna2 as device
 from .live_ranges import intervals
 from .machine import MFunction, MInst, VReg
@@ -26,9 +28,9 @@ class Pressure:
     def __init__(self, function: MFunction, cls: str = "v"):
         insts = list(function.instructions())
         self.position = {id(inst): index for index, inst in enumerate(insts)}
-        live = [0] * (len(insts) + 1)
+        changes = [0] * (len(insts) + 2)  # +1 where a register becomes live, -1 after its last instruction
         self.ends: dict[VReg, int] = {}
-        ranges = intervals(function)
+        ranges = self.ranges = intervals(function)  # the live ranges counted, as the function stood
         for reg, (start, end) in ranges.spans.items():
             if reg.cls != cls:
                 continue
@@ -37,8 +39,10 @@ class Pressure:
             firsts = ranges.first_writes.get(reg, [start] * reg.size)
             for first, last in zip(firsts, ends):  # a tuple's components come and go one by one
                 first = start if first == float("inf") else int(first)
-                for index in range(first // 2, last // 2 + 1):
-                    live[index] += 1
+                if first // 2 <= last // 2:
+                    changes[first // 2] += 1
+                    changes[last // 2 + 1] -= 1
+        live = list(accumulate(changes[:-1]))
         self.live = live
         peak = max(live, default=0)
         room = device.RDNA2.vgprs_allocated(peak, function.wave_size)

@@ -106,8 +106,9 @@ class _Pool:
 
 
 def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = MAX_SGPRS,
-             scratch_base: int = 0) -> Allocation:
+             scratch_base: int = 0, ranges: LiveRanges | None = None) -> Allocation:
     """Allocate every virtual register; spill slots start at ``scratch_base`` bytes per lane.
+    ``ranges``: ``intervals(function)`` when the caller has them (the clean-ups' last count).
 
     A round is one linear scan. SGPRs it spills are rewritten (``spill_sgprs``) and the next
     round starts from nothing; when only VGPRs spill, the round is final if the VGPRs kept
@@ -122,7 +123,8 @@ def allocate(function: MFunction, max_vgprs: int = MAX_VGPRS, max_sgprs: int = M
             for reg in inst.registers():
                 if reg not in fixed:
                     reg.phys = None
-        scan = _LinearScan(function, max_vgprs - temps - len(lanes.holders), max_sgprs, set(lanes.holders))
+        scan = _LinearScan(function, max_vgprs - temps - len(lanes.holders), max_sgprs, set(lanes.holders), ranges)
+        ranges = None  # a round that spills rewrites the function
         result = scan.run()
         sgprs = [reg for reg in result.spilled if reg.cls == "s"]
         if sgprs:
@@ -163,8 +165,9 @@ class _LinearScan:
 
     ``aside`` are VGPRs the scan leaves alone (the lanes holding spilled SGPRs)."""
 
-    def __init__(self, function: MFunction, max_vgprs: int, max_sgprs: int, aside: set[VReg] = frozenset()):
-        self.ranges = intervals(function)
+    def __init__(self, function: MFunction, max_vgprs: int, max_sgprs: int, aside: set[VReg] = frozenset(),
+                 ranges: LiveRanges | None = None):
+        self.ranges = intervals(function) if ranges is None else ranges
         self.spans = self.ranges.spans
         self.hints = copy_hints(function)
         self.tuples = tuple_sources(function)

@@ -9,8 +9,10 @@ in counter-clockwise order from the lower left (v grows downward)::
 with ``u0 = floor(u * width - 0.5 + offset.x)``, ``u1 = u0 + 1`` (likewise v), computed in
 float32 in that order, as the host JIT does. The sampler's address mode (0 clamp, 1 wrap,
 2 mirror, 3 border) applies to each texel index; its filter does not. A Texture2DArray's
-slice is ``round(w)`` clamped to the slices. A texture without the channel gives D3D's
-default (0, or 1 for alpha); border mode gives the border color's channel outside.
+slice is ``round(w)`` clamped to the slices. The interpreter gathers from the texels decoded
+as loads decode them (``texels.py``: UNORM as ``value / 255``, float16 widened), so a texture
+without the channel gives D3D's default (0, or 1 for alpha); border mode gives the border
+color's channel outside.
 
 The sampler is given under its name as the runtime's ``shc.Sampler`` (``address``,
 ``border`` and, for GatherCmp*, ``comparison`` are read) or a tuple ``(filter, address[,
@@ -25,6 +27,7 @@ import numpy as np
 
 from ...machine.sampling import ADDRESS_MODES
 from ..ops import Op
+from .texels import decoded_levels
 from .values import InterpretError, dtype_of, zeros
 
 # (du, dv) of x, y, z, w: lower left, lower right, upper right, upper left
@@ -109,7 +112,9 @@ def texture_gather(m, inst, args, exec_lanes):
     if any(name not in m.buffers for name in names):
         raise InterpretError(f"texture_gather needs {names[0]!r} and its sampler {names[1]!r} (buffers={{...}})")
     resource, sampler = m.buffers[names[0]], m.buffers[names[1]]
-    level = np.asarray(resource[0] if isinstance(resource, list) else resource)
+    level = decoded_levels(bindings[0], [np.asarray(resource[0] if isinstance(resource, list) else resource)])[0]
+    if not bindings[0].kind.endswith("Array"):
+        level = level[0]  # (height, width, 4): the texels decoded as loads decode them
     uv, *reference = args  # GatherCmp*: the reference value, compared with each texel
     is_array = bindings[0].kind.endswith("Array")
     offset = inst.attrs.get("offset", [0, 0])

@@ -199,10 +199,6 @@ def buffer_info(m, inst, args, exec_lanes):
     return result
 
 
-def texture_unsupported(m, inst, args, exec_lanes):
-    raise InterpretError(f"{inst.op.value} is not supported by the interpreter")
-
-
 # ---------------------------------------------------------------------------------------
 # LDS, scratch, constant buffers
 # ---------------------------------------------------------------------------------------
@@ -370,7 +366,6 @@ def barrier(m, inst, args, exec_lanes):
 
 HANDLERS = {
     Op.BUFFER_LOAD: buffer_load, Op.BUFFER_STORE: buffer_store,
-    Op.TEXTURE_SAMPLE: texture_unsupported,
     Op.LDS_LOAD: lds_load, Op.LDS_STORE: lds_store,
     Op.SCRATCH_LOAD: scratch_load, Op.SCRATCH_STORE: scratch_store,
     Op.CBUFFER_LOAD: cbuffer_load,

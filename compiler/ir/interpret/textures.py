@@ -13,13 +13,24 @@ texture per element. Operands (AST lowering's, ``lower/resources.py``):
                                                         elements, levels (buffers: bytes,
                                                         count, stride)
 
-A load converts the texel's channels to the result type's element (no format
-decoding: give UNORM data as floats); a result wider than the texel gets 0 in the
-missing channels and 1 in a missing fourth (D3D's defaults). A store writes the
-texel's channels from the value's first components. Out of bounds (any coordinate,
-or a mip level that was not given) reads 0 and is not written. ``texture_sample``
-(SampleLevel, any texture) and cube textures are not supported: both raise
-``InterpretError`` (the host JIT runs them).
+The array's dtype is the texture's format, as the runtime reads it (``runtime/textures.py``,
+``machine/texels.py``): a load decodes the texel to four 32-bit channels (UNORM as
+``value / 255`` or ``/ 65535`` in float32, float16 widened, channels the array lacks 0, 0,
+0, 1), then converts them to the result type's element. A store encodes into the format at
+once, as a GPU does (UNORM clamped and rounded to nearest even, float16 rounded, narrow
+integers saturated; channels the array lacks are dropped), so a texel read back later in the
+dispatch reads as the format keeps it. Out of bounds (any coordinate, or a mip level that
+was not given) reads 0 and is not written. Cube textures raise ``InterpretError`` (the host
+JIT runs them).
+
+    texture_sample float4 [i], [j], coordinate, lod[, reference] {resource, sampler[, offset][, compare]}
+
+is SampleLevel (SampleCmpLevelZero with ``compare``): ``machine/sampling.py`` filters each lane
+in float32 step by step as the host JIT does, over the decoded texels of every mip given. The
+sampler is given under its name as the runtime's ``shc.Sampler`` or a tuple ``(filter,
+address[, border rgba[, comparison name]])`` with the runtime's numbers (0 point, 1 linear;
+0 clamp, 1 wrap, 2 mirror, 3 border). An index into an array of textures or samplers is the
+first active lane's, as the JIT and the hardware read a descriptor from SGPRs.
 """
 
 from __future__ import annotations
@@ -27,8 +38,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...frontend import hlsl_types as T
+from ...machine.abi import COMPARISONS
+from ...machine.sampling import array_slice, sample
+from ...machine.texels import encode
 from . import memory
+from .gather import sampler_comparison, sampler_state
 from .memory import as_bytes, buffer_info
+from .texels import decoded_levels, decoded_texel, scale_of
 from .values import InterpretError, dtype_of, width_of, zeros
 from ..ops import Op
 
@@ -71,10 +87,6 @@ def _texel_index(binding, level: np.ndarray, coordinate) -> tuple | None:
     return position
 
 
-def _channels(level: np.ndarray, dims: int) -> int:
-    return level.shape[dims] if level.ndim > dims else 1
-
-
 def texture_load(m, inst, args, exec_lanes):
     binding = _binding(m, inst)
     array_index, (coordinates,) = _split(binding, args, 1)
@@ -91,12 +103,8 @@ def texture_load(m, inst, args, exec_lanes):
         position = _texel_index(binding, level, coordinates[lane])
         if position is None:
             continue
-        texel = np.atleast_1d(level[position])
-        values = np.zeros(width, dtype=np.float64 if texel.dtype.kind == "f" else np.int64)
-        values[:min(width, len(texel))] = texel[:width]
-        if width == 4 and len(texel) < 4:
-            values[3] = 1
-        result[lane] = values.astype(dtype_of(inst.type))
+        texel = decoded_texel(binding, level, position)[:width]
+        result[lane] = texel.astype(np.float64 if texel.dtype.kind == "f" else np.int64).astype(dtype_of(inst.type))
     return result
 
 
@@ -112,12 +120,62 @@ def texture_store(m, inst, args, exec_lanes):
         position = _texel_index(binding, level, coordinates[lane])
         if position is None:
             continue
-        channels = _channels(level, dims)
-        if level.ndim > dims:
-            level[position][:channels] = value[lane, :channels].astype(level.dtype)
-        else:
-            level[position] = value[lane, 0].astype(level.dtype)
+        texel = decoded_texel(binding, level, position)
+        width = min(value.shape[1] if value.ndim > 1 else 1, 4)
+        with np.errstate(all="ignore"):  # wrapping to the texel's 32 bits, as the JIT's casts
+            texel[:width] = np.reshape(value[lane], -1)[:width].astype(texel.dtype)
+        channels = level.shape[dims] if level.ndim > dims else 1
+        stored = encode(texel[None, :channels], level.dtype, scale_of(level, texel.dtype))
+        level[position] = stored[0] if level.ndim > dims else stored[0, 0]
     return None
+
+
+def _first_active(index, exec_lanes) -> int | None:
+    return None if index is None else int(index[np.flatnonzero(exec_lanes)[0]])
+
+
+def texture_sample(m, inst, args, exec_lanes):
+    """SampleLevel / SampleCmpLevelZero, one lane at a time (``machine/sampling.py``)."""
+    binding = _binding(m, inst)
+    sampler_binding = m.bindings.get(inst.attrs.get("sampler"))
+    rest = list(args)
+    array_index = rest.pop(0)[:, 0] if binding.count != 1 else None
+    sampler_index = rest.pop(0)[:, 0] if sampler_binding is not None and sampler_binding.count != 1 else None
+    coordinates, lods, *reference = rest
+    result = zeros(m.wave_size, inst.type)
+    if not exec_lanes.any():
+        return result
+    mips = _mips(m, binding, _first_active(array_index, exec_lanes))
+    sampler = m.buffers.get(inst.attrs["sampler"])
+    if sampler is None:
+        raise InterpretError(f"no sampler named {inst.attrs['sampler']!r} was given (buffers={{...}})")
+    if sampler_index is not None:
+        sampler = sampler[_first_active(sampler_index, exec_lanes)]
+    if mips is None:
+        return result
+    levels = decoded_levels(binding, mips)
+    mode, border = sampler_state(sampler)
+    linear = _is_linear(sampler)
+    comparison = COMPARISONS.index(sampler_comparison(sampler)) if reference else None
+    dims, is_array = T.RESOURCE_KINDS[binding.kind][1], T.RESOURCE_KINDS[binding.kind][3]
+    axes = dims - is_array
+    offsets = (list(inst.attrs.get("offset", [])) + [0, 0, 0])[:3]
+    width = min(width_of(inst.type), 4)
+    coordinates = coordinates.reshape(m.wave_size, -1)
+    for lane in np.flatnonzero(exec_lanes):
+        position = [np.float32(coordinates[lane, k]) for k in range(axes)]
+        layer = array_slice(levels[0].shape[0], np.float32(coordinates[lane, axes])) if is_array else 0
+        compare = None if comparison is None else (np.float32(reference[0][lane]), comparison)
+        values = sample(levels, position, np.float32(np.reshape(lods[lane], -1)[0]), linear, mode, border, width,
+                        offsets, layer, compare)
+        result[lane] = np.array(values, np.float32).astype(dtype_of(inst.type))
+    return result
+
+
+def _is_linear(sampler) -> bool:
+    if isinstance(sampler, np.ndarray) and sampler.ndim == 0:  # the interpreter's copy of the object
+        sampler = sampler.item()
+    return sampler.filter == "linear" if hasattr(sampler, "filter") else int(sampler[0]) == 1
 
 
 def resource_info(m, inst, args, exec_lanes):
@@ -168,6 +226,7 @@ def buffer_atomic(m, inst, args, exec_lanes):
 HANDLERS = {
     Op.BUFFER_ATOMIC: buffer_atomic,
     Op.TEXTURE_LOAD: texture_load,
+    Op.TEXTURE_SAMPLE: texture_sample,
     Op.TEXTURE_STORE: texture_store,
     Op.RESOURCE_INFO: resource_info,
 }
