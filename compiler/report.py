@@ -163,7 +163,8 @@ def reports_side_by_side(module: Module, sizes: tuple[int, ...], options: Option
     try:
         reports = {first: report(finish_wave(clone_module(module), first, options, diagnostics))}
         try:
-            received = receiver.recv()
+            received, said = receiver.recv()
+            diagnostics.items.extend(said)  # what the child reported while compiling its size
         except Exception:  # noqa: BLE001 - the child ended without sending, or what it sent is unreadable
             received = None
         child.join()
@@ -179,11 +180,13 @@ def reports_side_by_side(module: Module, sizes: tuple[int, ...], options: Option
 
 
 def _send_report(sender, module: Module, size: int, options: Options, diagnostics: Diagnostics, report) -> None:
-    """The child's part of ``reports_side_by_side``: its report, or None when anything failed."""
+    """The child's part of ``reports_side_by_side``: its report and the diagnostics it added (a
+    warning of its size's passes), or None when anything failed."""
+    before = len(diagnostics.items)
     try:
-        sender.send(report(finish_wave(module, size, options, diagnostics)))
+        sender.send((report(finish_wave(module, size, options, diagnostics)), diagnostics.items[before:]))
     except BaseException:  # noqa: BLE001 - the parent compiles this size again and reports the error
-        sender.send(None)
+        sender.send((None, []))
     finally:
         sender.close()
 

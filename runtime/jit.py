@@ -249,12 +249,9 @@ class KernelCache:
     def _index_path(self, key: str) -> Path:
         return self.directory / f"{key}.index"
 
-    def _usable(self, create: bool) -> bool:
+    def usable(self, create: bool) -> bool:
         """Whether shc's cache directory and this folder in it are private (made 0700 with ``create``)."""
-
         return all(private_directory(folder, create=create) for folder in (self.directory.parent, self.directory))
-
-    usable = _usable  # for tier_up.py: whether a store can succeed
 
     def _load_index(self, key: str) -> list[dict]:
         index = _read_json(self._index_path(key))
@@ -267,7 +264,7 @@ class KernelCache:
         """The variant of ``key`` whose dependencies are unchanged and whose files are intact, or
         None (counted). ``decode`` turns the stored description back into a kernel description;
         it raises ValueError when the data is not one."""
-        if self._usable(create=False):
+        if self.usable(create=False):
             for entry in self._load_index(key):
                 if not all(source_unchanged(path, sha) for path, sha in entry["dependencies"]):
                     continue
@@ -301,7 +298,7 @@ class KernelCache:
         metadata = {"format": CACHE_FORMAT, "object_sha256": hashlib.sha256(entry.obj).hexdigest(),
                     "kernel": entry.info.to_dict()}
         try:
-            if not self._usable(create=True):
+            if not self.usable(create=True):
                 return
             write_private(self.directory / names["object"], entry.obj)
             write_private(self.directory / names["info"], _json_bytes(metadata))

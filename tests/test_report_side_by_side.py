@@ -57,3 +57,18 @@ def test_without_a_second_cpu_both_sizes_are_compiled_here(monkeypatch, tmp_path
     monkeypatch.setattr(report_module, "can_fork", lambda: False)
     report_text(fork=True)
     assert not log.exists()  # compile_program_waves, not the fork's finish_wave per size
+
+
+def test_a_warning_from_the_childs_wave_size_reaches_this_process(monkeypatch, tmp_path):
+    record_processes(monkeypatch, tmp_path)
+    counted = report_module.finish_wave
+
+    def warning_at_wave64(module, size, options, diagnostics):
+        if size == 64:
+            diagnostics.warning("seen at wave64", module.function.coord, "uniformity")
+        return counted(module, size, options, diagnostics)
+
+    monkeypatch.setattr(report_module, "finish_wave", warning_at_wave64)
+    diagnostics = Diagnostics()
+    build_report(SPD.read_text(), str(SPD), Options(), diagnostics, llvm=False, fork=True)
+    assert [(d.severity, d.message) for d in diagnostics.items] == [("warning", "seen at wave64")]
