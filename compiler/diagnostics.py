@@ -250,7 +250,7 @@ class CompileError(Exception):
         super().__init__(f"{first.coord}: {first.message}" if first else "compilation failed")
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Diagnostics:
     """Collects the diagnostics of one compilation.
 

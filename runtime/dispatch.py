@@ -126,6 +126,12 @@ def normalise_groups(groups) -> tuple[int, int, int]:
     return counts
 
 
+def _address(array: np.ndarray) -> int:
+    """The address of one of the dispatch's own arrays (writable, contiguous, not empty): a
+    ctypes view of its buffer costs a third of ``array.ctypes.data``, which builds an object."""
+    return ctypes.addressof(ctypes.c_char.from_buffer(array))
+
+
 def _aligned(nbytes: int) -> np.ndarray:
     """Zeroed memory of at least ``nbytes`` (and 16), 8-byte aligned (numpy aligns to 16 or more)."""
     return np.zeros((max(nbytes, 16) + 7) // 8, dtype=np.uint64)
@@ -169,16 +175,16 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
         return stats
 
     lds_blocks = [_aligned(info.lds_bytes) for _ in range(workers)]
-    lds_table = np.array([block.ctypes.data for block in lds_blocks], dtype=np.uint64)
+    lds_table = np.array([_address(block) for block in lds_blocks], dtype=np.uint64)
     scratch = _aligned(workers * waves * info.scratch_bytes_per_wave)
     counters = np.zeros(workers * STAT_COUNTERS, dtype=np.int64)
     history = np.zeros(workers * waves * HISTORY_SITES, dtype=np.int32)
     stop = np.zeros(4, dtype=np.int32)
     next_group = np.zeros(4, dtype=np.int32)
     context = Context(
-        resources=table.pointers.ctypes.data, sizes=table.sizes.ctypes.data, meta=table.meta.ctypes.data,
-        lds=lds_table.ctypes.data, scratch=scratch.ctypes.data, stop=stop.ctypes.data,
-        counters=counters.ctypes.data, wave_size=wave_size, history=history.ctypes.data,
+        resources=_address(table.pointers), sizes=_address(table.sizes), meta=_address(table.meta),
+        lds=_address(lds_table), scratch=_address(scratch), stop=_address(stop),
+        counters=_address(counters), wave_size=wave_size, history=_address(history),
         numthreads=(ctypes.c_int32 * 3)(*info.numthreads), group_count=(ctypes.c_int32 * 3)(*groups),
     )
     pool = [_Worker(index, waves, frame_bytes) for index in range(workers)]
@@ -186,9 +192,9 @@ def run(info, code, groups, table, timeout: float | None = DEFAULT_TIMEOUT, thre
     def work(worker: _Worker) -> None:
         try:
             worker.code = code.run_groups(
-                ctypes.addressof(context), worker.frames.ctypes.data, frame_bytes, waves, worker.index,
-                next_group.ctypes.data, total, info.lds_bytes, worker.states.ctypes.data,
-                worker.error.ctypes.data)
+                ctypes.addressof(context), _address(worker.frames), frame_bytes, waves, worker.index,
+                _address(next_group), total, info.lds_bytes, _address(worker.states),
+                _address(worker.error))
         except BaseException as failure:  # noqa: BLE001 - reported by the dispatching thread
             worker.failure = failure
         if worker.code != ERR_NONE or worker.failure is not None:

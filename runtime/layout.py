@@ -41,16 +41,16 @@ class BindingError(TypeError):
     """A dispatch argument is missing, has the wrong dtype or shape, or names nothing."""
 
 
-_SCALAR_DTYPES = {
+_SCALAR_DTYPES = {key: np.dtype(kind) for key, kind in {
     ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64,
     ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
     ("uint", 16): np.uint16, ("uint", 32): np.uint32, ("uint", 64): np.uint64,
     ("bool", 32): np.uint32,
-}
+}.items()}
 
 
 def scalar_dtype(t: T.ScalarType) -> np.dtype:
-    return np.dtype(_SCALAR_DTYPES[(t.kind, t.bits)])
+    return _SCALAR_DTYPES[(t.kind, t.bits)]
 
 
 def numpy_dtype(t: T.Type) -> np.dtype:
@@ -252,6 +252,10 @@ def _put(data: bytearray, offset: int, array: np.ndarray) -> None:
 
 
 def _numbers(value, dtype: np.dtype, shape: tuple[int, ...], where: str, t: T.Type) -> np.ndarray:
+    if type(value) is int and not shape:  # the common constant (a count, a size): no check can fail
+        limits = _INTEGER_LIMITS.get(np.dtype(dtype))
+        if limits is not None and limits[0] <= value <= limits[1]:
+            return np.array(value, dtype)
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as failure:
@@ -270,6 +274,10 @@ def _numbers(value, dtype: np.dtype, shape: tuple[int, ...], where: str, t: T.Ty
             raise BindingError(f"'{where}' is {t}: {outside!r} is out of range ({limits.min}..{limits.max})")
     with np.errstate(all="ignore"):
         return array.astype(dtype)
+
+
+_INTEGER_LIMITS = {np.dtype(kind): (int(np.iinfo(kind).min), int(np.iinfo(kind).max))
+                   for kind in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64)}
 
 
 def _sequence(value, size: int | None, where: str, t: T.Type) -> list:

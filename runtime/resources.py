@@ -26,6 +26,7 @@ shapes raise ``BindingError`` naming the resource and what was expected.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,6 +74,7 @@ class Sampler:
         object.__setattr__(self, "border", border)
 
 
+@functools.cache  # every dispatch asks again for each binding
 def binding_category(kind: str) -> str:
     """buffer, byte_address, texture, sampler or cbuffer."""
     if kind in T.RESOURCE_KINDS:
@@ -124,6 +126,7 @@ class _Builder:
         self.orientations: dict[tuple[str, str], bool] = {}  # KernelInfo.orientations
         self.table = ResourceTable(self.pointers, self.sizes, np.zeros(0, np.int32))
         self.empty = np.zeros(_ALIGN, dtype=np.uint8)  # what an unbound or empty slot points at
+        self.empty_address = self.empty.ctypes.data  # read once: each ``.ctypes`` makes an object
         self.table.keep.append(self.empty)
 
     def grow(self, slot_count: int) -> None:
@@ -141,14 +144,14 @@ class _Builder:
     def set_memory(self, slot: int, array: np.ndarray) -> None:
         self.table.keep.append(array)
         if array.nbytes == 0:
-            self.pointers[slot] = self.empty.ctypes.data
+            self.pointers[slot] = self.empty_address
             self.sizes[slot] = 0
         else:
             self.pointers[slot] = array.ctypes.data
             self.sizes[slot] = array.nbytes
 
     def unbound(self, slot: int, kind: ResourceKind) -> None:
-        self.pointers[slot] = self.empty.ctypes.data
+        self.pointers[slot] = self.empty_address
         self.sizes[slot] = 0
         self.set_meta(slot, kind=kind)
 

@@ -25,6 +25,7 @@ without a copy.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +49,7 @@ def base_kind(kind: str) -> str:
     return kind[2:] if kind.startswith("RW") else kind
 
 
+@functools.cache  # every dispatch asks again for each texture binding (types are hashable)
 def texel_dtype(element: T.Type | None) -> np.dtype:
     """float32 for float textures, uint32/int32 for integer ones."""
     scalar = T.element_of(element) if element is not None else T.FLOAT

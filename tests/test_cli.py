@@ -178,6 +178,41 @@ def test_help_imports_no_parser():
     assert result.stdout.strip() == "[]"
 
 
+# What a command that only compiles must not load: NumPy, LLVM's library, rich (progress only on
+# a terminal), the runtime, the host and amdgcn back ends. Each costs its import at every start.
+NOT_FOR_COMPILING = ("numpy", "llvmlite.binding", "rich", "shc.runtime", "shc.compiler.backend.host")
+
+
+def modules_loaded_by(tmp_path, *args) -> list[str]:
+    """Run ``shc ARGS`` in a new process (a private cache) and return every module it imported."""
+    listing = tmp_path / "modules.txt"
+    code = ("import atexit, sys\n"
+            f"atexit.register(lambda: open({str(listing)!r}, 'w').write('\\n'.join(sorted(sys.modules))))\n"
+            f"sys.argv = ['shc'] + {[str(arg) for arg in args]!r}\n"
+            "from shc.compiler.cli import main\n"
+            "main()\n")
+    env = dict(os.environ, SHC_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SHC_OPT", None)  # the suite's (conftest.py); checking it imports the host back end
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return listing.read_text().split("\n")
+
+
+@pytest.mark.parametrize("args", [
+    ("compile", SAMPLES / "spd.hlsl", "--target", "rdna2", "--no-cache"),
+    ("compile", SAMPLES / "prefix_sum.hlsl", "--target", "rdna2"),  # the output cache's key: llvmlite's version
+    ("check", SAMPLES / "prefix_sum.hlsl"),
+    ("regs", SAMPLES / "prefix_sum.hlsl", "--no-llvm", "--no-cache"),
+], ids=["compile-no-cache", "compile", "check", "regs-no-llvm"])
+def test_compiling_imports_no_runtime_numpy_llvm_or_rich(tmp_path, args):
+    modules = modules_loaded_by(tmp_path, *args)
+    assert "shc.compiler.pipeline" in modules  # it did compile
+    loaded = [name for name in modules if name.startswith(NOT_FOR_COMPILING)]
+    assert loaded == []
+    if args[0] == "compile":
+        assert not any(name.startswith("shc.compiler.backend.amdgcn") for name in modules)
+
+
 def test_version():
     result = shc("--version")
     assert result.returncode == 0 and result.stdout.startswith("shc ")

@@ -15,8 +15,10 @@ from typing import Optional
 from ..machine.isa_classes import CLASSES, count_mnemonics, isa_mnemonics
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class ListingViews:
+    """Which views of the RDNA2 listing ``shc compile`` was asked for."""
+
     livereg: bool = False
     cfg: Optional[str] = None
     stats: bool = False

@@ -49,7 +49,7 @@ class Segment:
     expanded: bool  # True: a macro expansion, every column maps to ``coord``
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Preprocessed:
     """The text the lexer reads and the map back to the original sources."""
 

@@ -46,8 +46,10 @@ class Range:
     visibility: str  # "ALL", "PIXEL", ... (SHADER_VISIBILITY_ removed)
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class RootSignature:
+    """A parsed root signature: its flags and its descriptor ranges."""
+
     flags: tuple[str, ...] = ()
     ranges: list[Range] = field(default_factory=list)
 

@@ -93,8 +93,10 @@ class Binding:
     globally_coherent: bool = False
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Function:
+    """A kernel's function: its blocks, its thread-group shape and its wave size."""
+
     name: str
     blocks: list[Block] = field(default_factory=list)
     numthreads: tuple[int, int, int] = (1, 1, 1)
@@ -131,7 +133,7 @@ class GroupsharedVar:
     size: int
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Module:
     """One compiled kernel: its entry function and the resources it binds."""
 

@@ -94,8 +94,10 @@ class HotLine:
     chain: tuple = ()
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class RegisterDemand:
+    """The registers a function needs: its peaks, where they are, and the demand at each instruction."""
+
     wave_size: int
     peak_vgprs: int
     peak_sgprs: int

@@ -54,8 +54,10 @@ _LANE_RESULTS = {
 }
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class UniformityInfo:
+    """How uniform each value is (``levels``) and how uniformly each block runs (``block_levels``)."""
+
     levels: dict[Inst, int]
     # For each block, the most varying condition that decides whether it runs.
     block_levels: dict[Block, int]

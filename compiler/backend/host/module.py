@@ -68,6 +68,7 @@ from . import atomics as host_atomics
 from . import float_mode
 from . import gather as host_gather
 from . import memory as host_memory
+from . import prefix_ladder
 from . import textures as host_textures
 from . import wave as host_wave
 from . import wave_partitions as host_wave_partitions
@@ -194,6 +195,7 @@ class KernelEmitter(FlowEmitter):
         self.order = {inst: index for index, inst in enumerate(self.function.instructions())}
         self.block_index = {block: index for index, block in enumerate(self.function.blocks)}
         self.plan: Plan = plan_function(self.function, self.order)
+        self.prefix_ladders = prefix_ladder.find_prefix_ladders(self.function)  # one log-step scan each
         self.slots = assign_slots(module.bindings)
         self.bindings = {binding.name: binding for binding in module.bindings}
         self.slot_base = {}
@@ -396,6 +398,9 @@ class KernelEmitter(FlowEmitter):
             raise NotImplementedError(f"{inst.op.value} is not supported by the host JIT")
         self.real_exec = lanes
         self.exec = self.b.all_lanes() if inst.attrs.get("wwm") else lanes
+        if inst in self.prefix_ladders:
+            self.define(inst, prefix_ladder.emit(self, inst, self.prefix_ladders[inst]))
+            return
         args = [self.get(operand) for operand in inst.operands]
         written = None
         if "dpp" in inst.attrs:

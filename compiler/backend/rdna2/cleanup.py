@@ -25,8 +25,10 @@ from .sink_descriptors import sink_descriptor_loads
 from .smem_clauses import merge_scalar_loads
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class CleanUp:
+    """The clean-ups after selection, which of them run, and what they did."""
+
     pair_lds: bool = True  # lds_pairs.py
     machine_cse: bool = True  # machine_cse.py
     merge_smem: bool = True  # smem_clauses.py

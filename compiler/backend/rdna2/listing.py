@@ -28,8 +28,10 @@ from .waitcnt import insert_waitcnts
 
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Listing:
+    """An RDNA2 listing: its text, its resource figures and the machine function."""
+
     text: str
     vgprs: int
     vgprs_allocated: int

@@ -88,7 +88,7 @@ def block_liveness(function: MFunction, succ: dict[MBlock, list[MBlock]] | None 
     return live_out
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class LiveRanges:
     """Where each virtual register is live, and for tuples where each component is.
 

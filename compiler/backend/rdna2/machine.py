@@ -176,8 +176,10 @@ class MBlock:
         return inst
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class MFunction:
+    """A function in RDNA2 instructions: its machine blocks in order."""
+
     name: str
     blocks: list[MBlock] = field(default_factory=list)
     wave_size: int = 32

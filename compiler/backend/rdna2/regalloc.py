@@ -35,8 +35,10 @@ SPILL_TEMPS = 4  # VGPRs kept back for reloading spilled values (more when one i
 MAX_ROUNDS = 8  # allocations over the shorter ranges SGPR spills leave; two are the most seen
 
 
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Allocation:
+    """What register allocation used: registers, spills, scratch."""
+
     vgprs_used: int = 0
     sgprs_used: int = 0
     spilled: list[VReg] = field(default_factory=list)  # VGPR values in scratch, SGPR values in lanes

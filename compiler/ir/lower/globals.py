@@ -52,7 +52,7 @@ def packoffset_bytes(text: str) -> int | None:
 
 
 # ------------------------------------------------------------------ globals
-@dataclass
+@dataclass(eq=False)  # one of a kind: compared by identity
 class Globals:
     """The lowered view of a program's globals."""
 
