@@ -4,8 +4,8 @@ RDNA2 listing and the host JIT's LLVM IR, in a child process.
 A run fails on any exception other than a diagnostic, on an internal compiler error, on a
 crash of the child (a signal), and on an input that takes over 10 s. The inputs are seeded,
 so a failure names an input that replays (``python tests/reliability/fuzz_worker.py N SEED``
-runs the first N). ``SHC_FUZZ_INPUTS`` sets how many (default 400, about 15 s on two
-cores); CI runs the default, a deeper run sets thousands.
+runs the first N). ``SHC_FUZZ_INPUTS`` sets how many (default 400, about 30 s of one core while
+the other runs other tests); CI runs the default, a deeper run sets thousands.
 """
 
 import os
