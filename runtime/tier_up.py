@@ -23,7 +23,7 @@ there. Nothing waits for the child: a process that exits first leaves it to fini
 alone (it is in its own session, its output goes nowhere), and a child that fails
 (or a cache that cannot be written) only means the next process compiles again.
 
-The child (``python -m shc.runtime.tier_up``) reads one request on its standard input:
+The child (``main``, run with this process's ``sys.path``) reads one request on its standard input:
 a line of JSON (the cache directory, the key, the plan, the dependencies, the kernel's
 description, the IR's length in bytes), then the IR text. A request cut short (the
 parent died while writing it) is refused without compiling.
@@ -73,12 +73,13 @@ class TierUp:
         request = {"directory": str(cache.directory), "key": key, "plan": list(plan),
                    "dependencies": [list(dependency) for dependency in dependencies],
                    "kernel": info.to_dict(), "ir_bytes": len(text)}
-        # The child imports shc from where this process did (a checkout on sys.path included).
-        environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+        # The child searches this process's sys.path and nothing else, so it imports the same shc
+        # (``-m`` or ``-c`` alone would put its working directory first: an ``shc`` folder there,
+        # another checkout, would compile this kernel's key with other code).
         try:
-            process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+            process = subprocess.Popen([sys.executable, "-c", _CHILD, json.dumps(sys.path)], stdin=subprocess.PIPE,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                       env=environment, start_new_session=True)
+                                       start_new_session=True)
         except OSError:
             return None
         payload = json.dumps(request).encode("utf-8") + b"\n" + text
@@ -98,6 +99,9 @@ class TierUp:
         if self.process.poll() != 0:
             return None
         return jit.KernelCache(self.directory).lookup(self.key, decode)
+
+
+_CHILD = f"import json, sys; sys.path[:] = json.loads(sys.argv[1]); from {__name__} import main; sys.exit(main())"
 
 
 def _feed(pipe, payload: bytes) -> None:

@@ -93,6 +93,19 @@ def test_an_unwritable_cache_compiles_o2_here(kernels, monkeypatch, tmp_path):
     assert kernel.object_code == o2_object(monkeypatch, tmp_path / "elsewhere")
 
 
+def test_the_child_imports_this_processs_shc_not_one_in_its_working_directory(kernels, monkeypatch, tmp_path):
+    elsewhere = tmp_path / "elsewhere-checkout"
+    (elsewhere / "shc").mkdir(parents=True)
+    marker = elsewhere / "imported"
+    (elsewhere / "shc" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
+    kernel = compile_it()
+    assert kernel.tier_up.wait(timeout=120)  # it compiled and stored with this process's shc
+    assert not marker.exists()
+    assert compile_it().from_cache
+
+
 def test_a_request_cut_short_stores_nothing(kernels, monkeypatch):
     monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
     kernel = compile_it()
