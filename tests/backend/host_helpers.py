@@ -224,3 +224,27 @@ def cbuffer_bytes(*values) -> bytes:
         data += struct.pack("<f" if isinstance(value, float) else "<I", value)
     return data
 
+
+# SampleLevel and SampleCmpLevelZero of 1-D, 2-D, 2-D array and 3-D textures, six results a lane
+# (WAVE: the wave size): the sampling kernel the executors are compared on
+# (test_simulate_images.py, test_executors_agree_textures.py)
+SAMPLE_LEVEL_KERNEL = """
+Texture2D<float4> t2 : register(t0);
+Texture2DArray<float4> ta : register(t1);
+Texture1D<float2> t1 : register(t2);
+Texture3D<float4> t3 : register(t3);
+SamplerState s : register(s0);
+SamplerComparisonState c : register(s1);
+StructuredBuffer<float4> coords : register(t4);
+RWStructuredBuffer<float4> o : register(u0);
+[numthreads(WAVE, 1, 1)]
+void main(uint i : SV_GroupIndex) {
+    float4 k = coords[i];
+    o[i * 6 + 0] = t2.SampleLevel(s, k.xy, k.w);
+    o[i * 6 + 1] = t2.SampleLevel(s, k.xy, 0, int2(1, -2));
+    o[i * 6 + 2] = ta.SampleLevel(s, k.xyz, k.w);
+    o[i * 6 + 3] = float4(t1.SampleLevel(s, k.x, k.w), 0, 0);
+    o[i * 6 + 4] = t3.SampleLevel(s, k.xyz, k.w);
+    o[i * 6 + 5] = ta.SampleCmpLevelZero(c, k.xyz, k.y).xxxx;
+}
+"""

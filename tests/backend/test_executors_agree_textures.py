@@ -10,6 +10,9 @@ interpreter encodes and decodes with ``machine/texels.py``.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -20,6 +23,9 @@ from shc.compiler.backend.rdna2.simulate import simulate
 from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.interpret.run import run_wave
 from shc.compiler.pipeline import Options, compile_source
+
+sys.path.insert(0, os.path.dirname(__file__))
+from host_helpers import SAMPLE_LEVEL_KERNEL  # noqa: E402
 
 
 def _copied(resources: dict) -> dict:
@@ -129,29 +135,8 @@ def test_read_back_values():
 
 
 # SampleLevel (and SampleCmpLevelZero) of 1-D, 2-D, 2-D array and 3-D textures in several formats:
-# the interpreter filters with machine/sampling.py, the JIT's float32 arithmetic
-SAMPLE_LEVEL = """
-Texture2D<float4> t2 : register(t0);
-Texture2DArray<float4> ta : register(t1);
-Texture1D<float2> t1 : register(t2);
-Texture3D<float4> t3 : register(t3);
-SamplerState s : register(s0);
-SamplerComparisonState c : register(s1);
-StructuredBuffer<float4> coords : register(t4);
-RWStructuredBuffer<float4> o : register(u0);
-[numthreads(WAVE, 1, 1)]
-void main(uint i : SV_GroupIndex) {
-    float4 k = coords[i];
-    o[i * 6 + 0] = t2.SampleLevel(s, k.xy, k.w);
-    o[i * 6 + 1] = t2.SampleLevel(s, k.xy, 0, int2(1, -2));
-    o[i * 6 + 2] = ta.SampleLevel(s, k.xyz, k.w);
-    o[i * 6 + 3] = float4(t1.SampleLevel(s, k.x, k.w), 0, 0);
-    o[i * 6 + 4] = t3.SampleLevel(s, k.xyz, k.w);
-    o[i * 6 + 5] = ta.SampleCmpLevelZero(c, k.xyz, k.y).xxxx;
-}
-"""
-
-
+# the interpreter filters with machine/sampling.py, the JIT's float32 arithmetic (the kernel:
+# host_helpers.SAMPLE_LEVEL_KERNEL)
 def _sample_resources(wave: int, filter_: str, address: str) -> dict:
     rng = np.random.default_rng(5)
     coords = np.zeros((wave, 4), np.float32)
@@ -182,13 +167,13 @@ def _sample_resources(wave: int, filter_: str, address: str) -> dict:
 @pytest.mark.parametrize("address", ["clamp", "wrap", "mirror", "border"])
 @pytest.mark.parametrize("filter_", ["point", "linear"])
 def test_sample_level_agrees_in_every_executor(filter_, address):
-    results = _run_everywhere(SAMPLE_LEVEL.replace("WAVE", "32"), 32, _sample_resources(32, filter_, address))
+    results = _run_everywhere(SAMPLE_LEVEL_KERNEL.replace("WAVE", "32"), 32, _sample_resources(32, filter_, address))
     assert np.count_nonzero(results["jit"]["o"]) >= 32 * 14
     _assert_agree(results, ["o"])
 
 
 def test_sample_level_agrees_in_every_executor_at_wave64():
-    results = _run_everywhere(SAMPLE_LEVEL.replace("WAVE", "64"), 64, _sample_resources(64, "linear", "mirror"))
+    results = _run_everywhere(SAMPLE_LEVEL_KERNEL.replace("WAVE", "64"), 64, _sample_resources(64, "linear", "mirror"))
     _assert_agree(results, ["o"])
 
 

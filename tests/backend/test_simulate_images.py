@@ -9,6 +9,9 @@ Each kernel runs through the host JIT (one host thread) and through its RDNA2 li
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
 import shc
@@ -19,6 +22,9 @@ from shc.compiler.backend.rdna2.simulate_group import simulate_dispatch
 from shc.compiler.frontend import hlsl_types as T
 from shc.compiler.ir.core import Binding
 from shc.runtime.layout import pack_cbuffer
+
+sys.path.insert(0, os.path.dirname(__file__))
+from host_helpers import SAMPLE_LEVEL_KERNEL  # noqa: E402
 
 
 pytestmark = pytest.mark.usefixtures("private_kernel_cache")
@@ -52,26 +58,6 @@ def _disagreements(source: str, resources: dict, wave: int, constants: dict | No
 
 
 # ------------------------------------------------------------------------------ SampleLevel
-SAMPLING = """
-Texture2D<float4> t2 : register(t0);
-Texture2DArray<float4> ta : register(t1);
-Texture1D<float2> t1 : register(t2);
-Texture3D<float4> t3 : register(t3);
-SamplerState s : register(s0);
-SamplerComparisonState c : register(s1);
-StructuredBuffer<float4> coords : register(t4);
-RWStructuredBuffer<float4> o : register(u0);
-[numthreads(WAVE, 1, 1)]
-void main(uint i : SV_GroupIndex) {
-    float4 k = coords[i];
-    o[i * 6 + 0] = t2.SampleLevel(s, k.xy, k.w);
-    o[i * 6 + 1] = t2.SampleLevel(s, k.xy, 0, int2(1, -2));
-    o[i * 6 + 2] = ta.SampleLevel(s, k.xyz, k.w);
-    o[i * 6 + 3] = float4(t1.SampleLevel(s, k.x, k.w), 0, 0);
-    o[i * 6 + 4] = t3.SampleLevel(s, k.xyz, k.w);
-    o[i * 6 + 5] = ta.SampleCmpLevelZero(c, k.xyz, k.y).xxxx;
-}
-"""
 
 
 def _chain(rng, shape: tuple, mips: int, dtype=np.float32) -> list:
@@ -102,13 +88,13 @@ def _sampling_resources(wave: int, filter_: str, address: str) -> dict:
 @pytest.mark.parametrize("address", ["clamp", "wrap", "mirror", "border"])
 @pytest.mark.parametrize("filter_", ["point", "linear"])
 def test_sample_level_agrees_with_the_jit(filter_, address):
-    problems, ran = _disagreements(SAMPLING.replace("WAVE", "32"), _sampling_resources(32, filter_, address), 32)
+    problems, ran = _disagreements(SAMPLE_LEVEL_KERNEL.replace("WAVE", "32"), _sampling_resources(32, filter_, address), 32)
     assert np.count_nonzero(ran["o"]) >= 32 * 20
     assert problems == []
 
 
 def test_sample_level_agrees_at_wave64():
-    problems, _ = _disagreements(SAMPLING.replace("WAVE", "64"), _sampling_resources(64, "linear", "wrap"), 64)
+    problems, _ = _disagreements(SAMPLE_LEVEL_KERNEL.replace("WAVE", "64"), _sampling_resources(64, "linear", "wrap"), 64)
     assert problems == []
 
 
@@ -116,7 +102,7 @@ def test_the_listing_samples_with_the_descriptors_sampler():
     """Each lane's result depends on the S#: a point sampler bound where a linear one was
     expected makes the listing disagree with a JIT run that used the linear one."""
     resources = _sampling_resources(32, "linear", "clamp")
-    kernel = shc.compile(SAMPLING.replace("WAVE", "32"), wave_size=32)
+    kernel = shc.compile(SAMPLE_LEVEL_KERNEL.replace("WAVE", "32"), wave_size=32)
     ran = _copy(resources)
     kernel.dispatch((1, 1, 1), ran, threads=1)
     listing = render_listing(kernel.module)
