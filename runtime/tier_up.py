@@ -50,10 +50,24 @@ TIER_UP_LINES = 6000
 FIRST_TIER = (2, True)
 
 
+# ``SHC_TIER_UP=0`` turns the child off (no process is started: the O2 object is compiled in
+# this process, as for a short module); ``1`` or unset leaves it on.
+TIER_UP_VARIABLE = "SHC_TIER_UP"
+
+
+def tier_up_allowed() -> bool:
+    """Whether ``SHC_TIER_UP`` lets a cold kernel start a child; anything but 0 or 1 is a ValueError."""
+    text = os.environ.get(TIER_UP_VARIABLE, "").strip()
+    if text not in ("", "0", "1"):
+        raise ValueError(f"{TIER_UP_VARIABLE} must be 0 or 1, not {text!r}")
+    return text != "0"
+
+
 def worth_tiering(llvm_ir: str, plan: tuple[int, bool]) -> bool:
     """Whether a kernel with this host module and code plan is compiled in two tiers: only at
-    O2 (levels 0 and 1, and kernels too large for O2, get one compile as before)."""
-    return plan == (2, False) and llvm_ir.count("\n") >= TIER_UP_LINES
+    O2 (levels 0 and 1, and kernels too large for O2, get one compile as before) and only when
+    ``SHC_TIER_UP`` allows it."""
+    return plan == (2, False) and llvm_ir.count("\n") >= TIER_UP_LINES and tier_up_allowed()
 
 
 class TierUp:

@@ -84,6 +84,25 @@ def test_only_long_modules_at_o2_are_tiered(monkeypatch):
         assert not tier_up.worth_tiering("a\nb\nc\n", plan)
 
 
+def test_shc_tier_up_0_turns_the_child_off(kernels, monkeypatch, tmp_path):
+    monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
+    monkeypatch.setenv("SHC_TIER_UP", "0")
+    kernel = compile_it()
+    assert kernel.tier_up is None and jit.CACHE_COUNTERS["stores"] == 1  # O2 here, stored as usual
+    assert kernel.object_code == o2_object(monkeypatch, tmp_path / "elsewhere")
+    for value in ("1", " 1 ", ""):
+        monkeypatch.setenv("SHC_TIER_UP", value)
+        assert tier_up.worth_tiering("a\nb\n", (2, False))
+
+
+@pytest.mark.parametrize("value", ["no", "2", "off"])
+def test_a_bad_shc_tier_up_is_an_error(monkeypatch, value):
+    monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
+    monkeypatch.setenv("SHC_TIER_UP", value)
+    with pytest.raises(ValueError, match=f"SHC_TIER_UP must be 0 or 1, not '{value}'"):
+        tier_up.worth_tiering("a\nb\n", (2, False))
+
+
 def test_an_unwritable_cache_compiles_o2_here(kernels, monkeypatch, tmp_path):
     monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
     with monkeypatch.context() as patch:
