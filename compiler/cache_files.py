@@ -11,11 +11,13 @@ and ``runtime/jit.py`` for the formats.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import stat
 import sys
 from pathlib import Path
+
+# By its full name: tests/test_code_fingerprint.py loads this file on its own, outside the package.
+from shc.compiler.digests import sha256
 
 
 def cache_dir() -> Path:
@@ -41,7 +43,7 @@ def code_fingerprint() -> str:
     installers, editors and ``git`` write new times.)
     """
     root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    hasher = hashlib.sha256(root.encode() + b"\0")  # stdlib/ headers' paths show in diagnostics and reports
+    hasher = sha256(root.encode() + b"\0")  # stdlib/ headers' paths show in diagnostics and reports
     for folder in ("compiler", "runtime"):
         for path in sorted(_python_files(os.path.join(root, folder))):
             info = os.stat(path)

@@ -17,16 +17,19 @@ the macro was defined.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .digests import sha256
+
 
 @dataclass(frozen=True, slots=True)
 class Coord:
+    """A source position: file, line and column, both from 1 (line 0: the file as a whole)."""
+
     file: str
     line: int
     col: int
@@ -161,7 +164,7 @@ class SourceCache:
 
 def text_sha256(text: str) -> str:
     """The sha256 (hex) of a source text as the preprocessor read it (UTF-8)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()
 
 
 class RecordingSources(SourceCache):
@@ -198,6 +201,8 @@ SHOWN_LINE = 200  # characters of a long source line a diagnostic shows
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One message at one position; ``format`` prints it as clang does."""
+
     severity: str  # "error", "warning" or "note"
     message: str
     coord: Coord

@@ -35,18 +35,17 @@ when another user owns them or others can write them).
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import json
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..compiler.diagnostics import source_unchanged
 from ..compiler.cache_files import (cache_dir, code_fingerprint, package_stamp, private_directory, read_private,
                                     write_private)
+from ..compiler.diagnostics import source_unchanged
+from ..compiler.digests import sha256
 from .driver import ENTRY as DRIVER_ENTRY
 from .driver import driver_ir
 from .object_loader import load_object
@@ -212,7 +211,7 @@ def default_cache_dir() -> Path:
 
 def digest(*parts: Any) -> str:
     """A stable hash of ``parts`` (strings, numbers, lists, tuples, dicts, None)."""
-    hasher = hashlib.sha256()
+    hasher = sha256()
     hasher.update(repr(_canonical(parts)).encode("utf-8"))
     return hasher.hexdigest()[:40]
 
@@ -230,21 +229,25 @@ def compiler_fingerprint() -> str:
     return code_fingerprint()
 
 
-@dataclass
+# CacheEntry and KernelCache are plain classes: a dataclass compiles its generated methods when
+# its module is imported (about half a millisecond each), and a warm kernel load imports this one.
 class CacheEntry:
     """One compiled variant: its dependencies, object code and kernel description."""
 
-    dependencies: list[tuple[str, str]]  # (absolute path, sha256 of the text read)
-    obj: bytes
-    info: Any  # kernel.KernelInfo: stored as its ``to_dict()``, read back by the ``decode`` given to lookup
+    __slots__ = ("dependencies", "info", "obj")
+
+    def __init__(self, dependencies: list[tuple[str, str]], obj: bytes, info: Any):
+        self.dependencies = dependencies  # (absolute path, sha256 of the text read)
+        self.obj = obj
+        self.info = info  # kernel.KernelInfo: stored as its ``to_dict()``, read back by the ``decode`` given to lookup
 
 
-@dataclass
 class KernelCache:
     """The ``kernels/`` folder of shc's cache directory: per source key, ``<key>.index`` (JSON)
     and per variant ``<key>-<variant>.o`` (the object) and ``<key>-<variant>.info`` (JSON metadata)."""
 
-    directory: Path = field(default_factory=lambda: default_cache_dir())
+    def __init__(self, directory: Path | None = None):
+        self.directory = default_cache_dir() if directory is None else directory
 
     def _index_path(self, key: str) -> Path:
         return self.directory / f"{key}.index"
@@ -282,7 +285,7 @@ class KernelCache:
         if not isinstance(metadata, dict) or metadata.get("format") != CACHE_FORMAT:
             return None
         obj = read_private(self.directory / entry["object"])
-        if obj is None or hashlib.sha256(obj).hexdigest() != metadata.get("object_sha256"):
+        if obj is None or sha256(obj).hexdigest() != metadata.get("object_sha256"):
             return None  # damaged, truncated or replaced: LLVM must never load it
         try:
             info = decode(metadata["kernel"])
@@ -295,7 +298,7 @@ class KernelCache:
 
         variant = digest(entry.dependencies)[:16]
         names = {"object": f"{key}-{variant}.o", "info": f"{key}-{variant}.info"}
-        metadata = {"format": CACHE_FORMAT, "object_sha256": hashlib.sha256(entry.obj).hexdigest(),
+        metadata = {"format": CACHE_FORMAT, "object_sha256": sha256(entry.obj).hexdigest(),
                     "kernel": entry.info.to_dict()}
         try:
             if not self.usable(create=True):

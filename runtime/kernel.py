@@ -448,13 +448,15 @@ def _compile(source: _Source) -> Kernel:
         raise ValueError(f"wave_size must be 32 or 64, not {source.wave_size}")
     if source.hlsl_version not in (2018, 2021):
         raise ValueError(f"hlsl_version must be 2018 or 2021, not {source.hlsl_version}")
-    from ..compiler.backend.host.jit import code_plan, opt_level
+    from ..compiler.backend.host.options import opt_level
 
     cache = jit.KernelCache()
     key = _cache_key(source, opt_level())
     hit = cache.lookup(key, KernelInfo.from_dict)
     if hit is not None:
         return Kernel(hit.info, hit.obj, source=source, from_cache=True)
+    from ..compiler.backend.host.jit import code_plan
+
     sources = RecordingSources()
     diagnostics = Diagnostics(sources=sources)
     try:

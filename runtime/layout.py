@@ -157,6 +157,8 @@ def _between(memory: np.ndarray, logical: np.ndarray, stored: T.Type, into_memor
 
 @dataclass
 class CBufferField:
+    """One member of a constant buffer: its byte offset, its declared and its stored type."""
+
     name: str
     offset: int
     type: T.Type  # as declared: what a Python value must look like
@@ -166,6 +168,8 @@ class CBufferField:
 
 @dataclass
 class CBufferLayout:
+    """A constant-buffer binding's members; ``size`` its bytes (whole 16-byte rows, at least one)."""
+
     name: str  # the binding's name ("$Globals" for global uniforms)
     fields: list[CBufferField] = field(default_factory=list)
 

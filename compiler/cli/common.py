@@ -150,7 +150,7 @@ def root(
 ) -> None:
     """shc: a compiler for HLSL compute shaders, targeting a modeled AMD RDNA2 GPU."""
     if os.environ.get("SHC_OPT"):  # checked before any work, not when a kernel first compiles
-        from ..backend.host.jit import opt_level
+        from ..backend.host.options import opt_level
 
         try:
             opt_level()

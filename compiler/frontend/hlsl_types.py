@@ -23,6 +23,8 @@ class Type:
 
 @dataclass(frozen=True, slots=True)
 class ScalarType(Type):
+    """A scalar: ``bits`` wide, of ``kind`` "bool", "int", "uint" or "float"."""
+
     name: str
     bits: int
     kind: str  # "bool", "int", "uint" or "float"
@@ -57,6 +59,8 @@ class ScalarType(Type):
 
 @dataclass(frozen=True, slots=True)
 class VectorType(Type):
+    """``size`` (1 to 4) components of ``element``: ``float4``."""
+
     element: ScalarType
     size: int
 
@@ -74,6 +78,8 @@ class VectorType(Type):
 
 @dataclass(frozen=True, slots=True)
 class MatrixType(Type):
+    """``rows`` x ``cols`` of ``element``: ``float4x4``."""
+
     element: ScalarType
     rows: int
     cols: int
@@ -98,6 +104,8 @@ class MatrixType(Type):
 
 @dataclass(frozen=True, slots=True)
 class ArrayType(Type):
+    """``size`` elements of ``element``, or an unbounded resource array (``size`` None)."""
+
     element: Type
     size: int | None  # None: unbounded (resource arrays declared with [])
 
@@ -172,6 +180,8 @@ SAMPLER_KINDS = ("SamplerState", "SamplerComparisonState")
 
 @dataclass(frozen=True, slots=True)
 class ResourceType(Type):
+    """A buffer or texture: ``RWTexture2D<float4>``, ``ByteAddressBuffer``."""
+
     kind: str  # a key of RESOURCE_KINDS
     element: Type | None  # None for byte-address buffers
     globally_coherent: bool = False
@@ -201,6 +211,8 @@ class ResourceType(Type):
 
 @dataclass(frozen=True, slots=True)
 class SamplerType(Type):
+    """``SamplerState`` or ``SamplerComparisonState``."""
+
     kind: str  # "SamplerState" or "SamplerComparisonState"
 
     def __str__(self) -> str:
@@ -209,6 +221,8 @@ class SamplerType(Type):
 
 @dataclass(frozen=True, slots=True)
 class VoidType(Type):
+    """``void``: what a function without a result returns."""
+
     def __str__(self) -> str:
         return "void"
 
@@ -291,7 +305,16 @@ UINT8_4_PACKED = ScalarType("uint8_t4_packed", 32, "uint")
 INT8_4_PACKED = ScalarType("int8_t4_packed", 32, "uint")
 PACKED_TYPES = {t.name: t for t in (UINT8_4_PACKED, INT8_4_PACKED)}
 
-BUILTIN_TYPES = {**builtin_type_names(), **PACKED_TYPES}
+
+def __getattr__(name: str):
+    """``BUILTIN_TYPES`` (every built-in type name: ``builtin_type_names`` and the packed types),
+    built on first use: its 400-odd types are the lexer's, parser's and checker's, and a kernel
+    read from the cache (``runtime/kernel.py``) uses this module without them."""
+    if name == "BUILTIN_TYPES":
+        table = globals()["BUILTIN_TYPES"] = {**builtin_type_names(), **PACKED_TYPES}
+        return table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def common_scalar(a: ScalarType, b: ScalarType) -> ScalarType:
     """The element type a binary operator computes in (DXC's usual arithmetic conversions).

@@ -234,3 +234,17 @@ def test_cli_import_and_help_do_not_build_tables(tmp_path, code):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.endswith("done\n"), result.stderr
     assert not cache.exists() or not any(cache.iterdir())
+
+
+@pytest.mark.parametrize("first", ["shc.compiler.frontend.preprocess", "shc.compiler.frontend.preprocess_limits",
+                                   "shc.compiler.frontend.lexer"])
+def test_one_ply_whichever_front_end_module_comes_first(first):
+    """pcpp imports ``ply.lex`` and ``ply.yacc`` with its vendored copy first on ``sys.path``:
+    the front end's package imports PLY's own ``ply`` before, so pcpp gets the same modules."""
+    check = (f"import {first}\n"
+             "import ply, ply.lex, ply.yacc, pcpp.parser\n"
+             "assert pcpp.parser.lex is ply.lex and pcpp.parser.yacc is ply.yacc\n"
+             "assert 'pcpp' not in ply.lex.__file__, ply.lex.__file__\n"
+             "print('done')")
+    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout == "done\n", result.stderr

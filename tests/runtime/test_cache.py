@@ -327,3 +327,46 @@ def test_rerun_in_a_new_process_hits(cache):
     assert report["from_cache"] and report["counters"]["hits"] == 1
     assert report["counters"]["misses"] == 0 and report["counters"]["codegen"] == 0
     assert report["out"] == out.tolist() == EXPECTED
+
+
+# What loading a kernel from the cache must not import: the front end beyond its types (PLY,
+# pcpp, the parser and checker), the middle end, the code generators, LLVM, and OpenSSL (hashlib's
+# _hashlib: the cache's sha256 is CPython's own, compiler/digests.py). Each would cost every warm
+# start milliseconds it does not use (README, "Benchmarks", start-up).
+NOT_FOR_A_HIT = ("ply.lex", "ply.yacc", "pcpp", "shc.compiler.pipeline", "shc.compiler.ir.core",
+                 "shc.compiler.passes", "shc.compiler.backend.host.jit", "shc.compiler.backend.host.module",
+                 "llvmlite.binding", "tempfile")
+
+
+def test_a_hit_in_a_new_process_imports_none_of_the_compiler(cache):
+    from shc.compiler import digests
+
+    cache_files.code_fingerprint.cache_clear()  # the sources as they are now
+    compile_it(cache)
+    script = textwrap.dedent(f"""
+        import json, sys, shc
+        k = shc.compile({SOURCE!r}, include_dirs=[{str(cache / "include")!r}], defines={{"SCALE": "2"}})
+        k._loaded()  # the object placed in memory, as shc.spd does before a first dispatch
+        print(json.dumps({{"from_cache": k.from_cache, "modules": sorted(sys.modules)}}))
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, SHC_CACHE_DIR=str(cache)))
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    loaded = set(report["modules"])
+    assert report["from_cache"]
+    assert sorted(name for name in loaded if name.startswith(NOT_FOR_A_HIT)) == []
+    assert sorted(name for name in loaded if name.startswith("shc.compiler.frontend.")) == \
+        ["shc.compiler.frontend.hlsl_types"]
+    assert "_hashlib" not in loaded or digests.sha256.__module__ == "_hashlib"  # a Python without its own
+
+
+def test_the_cache_hashes_are_sha256():
+    from shc.compiler import digests
+
+    for data in (b"", b"abc", os.urandom(100_000)):
+        assert digests.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    hasher = digests.sha256(b"head")
+    hasher.update(b"tail")
+    assert hasher.hexdigest() == hashlib.sha256(b"headtail").hexdigest()
+    assert text_sha256("é") == hashlib.sha256("é".encode()).hexdigest()

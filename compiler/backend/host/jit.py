@@ -21,12 +21,13 @@ contraction.
 from __future__ import annotations
 
 import ctypes
-import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-if TYPE_CHECKING:  # a kernel-cache hit reads opt_level() without loading the code generator
+from .options import OPT_LEVELS, OPT_VARIABLE, opt_level  # noqa: F401 - SHC_OPT, read here too
+
+if TYPE_CHECKING:
     from .module import HostKernel
 
 WAVE_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
@@ -58,20 +59,6 @@ class CompiledKernel:
     function: Callable[[int, int], int]
     seconds: float
     machine_code: str = field(default="", repr=False)
-
-
-OPT_LEVELS = (0, 1, 2)
-OPT_VARIABLE = "SHC_OPT"
-
-
-def opt_level() -> int:
-    """The optimisation level ``SHC_OPT`` asks for (2 when unset); anything else is a ValueError."""
-    text = os.environ.get(OPT_VARIABLE, "").strip()
-    if not text:
-        return 2
-    if text not in {str(level) for level in OPT_LEVELS}:
-        raise ValueError(f"{OPT_VARIABLE} must be one of {', '.join(map(str, OPT_LEVELS))}, not {text!r}")
-    return int(text)
 
 
 # LLVM's SimplifyCFG simplifies to a fixed point and gives up after 1,000 rounds with an
