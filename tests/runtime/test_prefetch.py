@@ -1,4 +1,5 @@
-"""Texture loads and stores prefetch for the group's next wave (host_memory._prefetch_text).
+"""Texture loads and stores prefetch for the group's next wave (host_memory._prefetch_text), and
+so do back-to-back buffer accesses outside loops (prefetch.prefetch_next_wave).
 
 Prefetching is a hint: these tests check that results do not depend on it where the
 predicted addresses fall outside the texture or jump around, and that it is emitted
@@ -6,6 +7,8 @@ only where it belongs.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -89,9 +92,58 @@ def test_texture_loads_and_stores_prefetch():
     assert not any(".coherent.prefetch" in line for line in calls)
 
 
-def test_buffers_do_not_prefetch():
+def test_buffer_helpers_do_not_prefetch():
+    # the scattered path of a buffer access calls the plain helpers; only the inline fast path
+    # (lanes back to back) prefetches, for the group's next wave (the next tests)
     text = _host_ir(BUFFERS)
-    assert ".prefetch" not in text and "@llvm.prefetch" not in text
+    assert ".prefetch(" not in text
+    helpers = [f for f in text.split("\ndefine ") if f.startswith(("internal", "private")) and "@shc." in f[:80]]
+    assert helpers and not any("@llvm.prefetch" in helper for helper in helpers)
+
+
+TILED_BUFFERS = """
+cbuffer Size : register(b0) { uint width; uint height; };
+StructuredBuffer<float> src : register(t0);
+RWStructuredBuffer<float> dst : register(u0);
+
+[numthreads(WIDTH, ROWS, 1)]
+void main(uint3 group : SV_GroupID, uint3 thread : SV_GroupThreadID)
+{
+    // each wave reads a row piece and writes it one row further down: rows are back to back
+    // within a wave, a row apart from one wave to the next (the lines no hardware stream covers)
+    uint x = group.x * WIDTH + thread.x;
+    uint y = group.y * ROWS + thread.y;
+    if (x < width)
+        dst[(y + 1) * width + x] = src[y * width + x] * 2;
+}
+"""
+
+
+def _tiled_buffers(wave_size: int, rows: int) -> str:
+    return TILED_BUFFERS.replace("WIDTH", str(wave_size)).replace("ROWS", str(rows))
+
+
+@pytest.mark.parametrize("wave_size", [32, 64])
+def test_buffer_fast_paths_prefetch_for_the_next_wave(wave_size):
+    text = _host_ir(_tiled_buffers(32, 4)) if wave_size == 32 else None
+    if text is not None:
+        kernel_text = text[text.index("define i32 @shc_wave"):]
+        lines = 32 * 4 // 64 + 1  # a wave's 128 bytes: two lines, and the last byte's (any alignment)
+        assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 0, i32 3, i32 1\)", kernel_text)) == lines
+        assert len(re.findall(r"call void @llvm\.prefetch\.p0\(ptr %v\d+, i32 1, i32 3, i32 1\)", kernel_text)) == lines
+    # a one-wave group does not (its groups follow each other: the hardware streams those)
+    assert "@llvm.prefetch" not in _host_ir(_tiled_buffers(32, 1))
+    kernel = shc.compile(_tiled_buffers(wave_size, 4), wave_size=wave_size)
+    width, height = wave_size * 3 - 5, 4 * 5  # the last column of groups is partly outside
+    src = np.random.default_rng(wave_size).random((height, width), dtype=np.float32)
+    for threads in (1, 2):
+        for _ in range(2):  # the second dispatch starts from a fresh history
+            dst = np.full((height + 1, width), -1.0, np.float32)  # the last group writes past the end
+            kernel.dispatch((3, 5, 1), src=src.reshape(-1), dst=dst.reshape(-1)[:height * width],
+                            width=width, height=height, threads=threads)
+            expected = np.full_like(dst, -1.0)
+            expected[1:height] = src[:height - 1] * 2
+            np.testing.assert_array_equal(dst, expected)
 
 
 def _many_sites(count: int) -> str:

@@ -20,7 +20,8 @@ runs at memory speed), otherwise gathers, or stores lane after lane (a scatter o
 single words, one vector store of each lane's words), so lanes writing the same
 bytes land in lane order (the highest lane wins). Texture loads and stores
 prefetch for the group's next wave on their scattered path (``prefetch.py``: a
-stride prefetcher per access site and wave, its history in ``ctx->history``). A
+stride prefetcher per access site and wave, its history in ``ctx->history``); so do buffer
+accesses outside loops on their inline fast path, in groups of more than one wave. A
 uniform address with a uniform value is one scalar access. All addresses are i32
 offsets, so the gathers use 32-bit indices.
 """
@@ -318,7 +319,7 @@ def _count(ty: str) -> int:
 
 def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool = False,
                history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None,
-               lane_ordered: bool = False) -> Value:
+               lane_ordered: bool = False, ahead: Callable[[], tuple[V, V] | None] | None = None) -> Value:
     """``t`` at ``address`` of ``memory``, 0 where out of bounds or inactive; ``volatile``
     (globallycoherent resources): never merged with other loads or moved out of loops.
     ``history`` gives the access site's history words, to prefetch for the next wave;
@@ -326,7 +327,8 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
     addresses), so other accesses do not use up sites (``host_prefetch``). A prefetching
     load writes its history word, so LLVM does not merge it or move it either. ``stream``: a
     stack word for a load inside a loop, whose inline fast path prefetches along the wave's
-    own steps (``contiguous``). ``lane_ordered``: the index is in lane order (``lane_order.py``)."""
+    own steps (``contiguous``). ``lane_ordered``: the index is in lane order (``lane_order.py``).
+    ``ahead``: history words for the inline fast path outside loops (``contiguous``)."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -358,7 +360,7 @@ def load_value(em, memory: Memory, address: Address, t: T.Type, volatile: bool =
         inline = not volatile and site is None and memory.inline and memory.lane_offset is None \
             and not is_vector(memory.size.ty)
         words = load_words(b, memory.base, at, memory.size, flags, em.exec, types[0], len(types), call, stream,
-                           back_to_back) if inline else call()
+                           back_to_back, ahead) if inline else call()
         return Value([_from_memory(b, word, scalar) for word, scalar in zip(words, scalars)])
     for scalar, offset in zip(scalars, offsets):
         where = b.binop("add", at, b.const(at.ty, offset)) if offset else at
@@ -395,9 +397,9 @@ def _to_memory(b, part: V, scalar: T.ScalarType) -> V:
 
 def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
                 history: Callable[[], tuple[V, V] | None] | None = None, stream: V | None = None,
-                lane_ordered: bool = False) -> None:
+                lane_ordered: bool = False, ahead: Callable[[], tuple[V, V] | None] | None = None) -> None:
     """Write ``value`` (of type ``t``) at ``address`` on the active lanes that fit.
-    ``history``, ``stream`` and ``lane_ordered``: as for ``load_value``."""
+    ``history``, ``stream``, ``lane_ordered`` and ``ahead``: as for ``load_value``."""
     b = em.b
     scalars = flat_scalars(t)
     offsets = component_offsets(scalars)
@@ -427,7 +429,7 @@ def store_value(em, memory: Memory, address: Address, value: Value, t: T.Type,
                   + f"{_history_arguments(site, memory)})")
         if site is None and memory.inline and memory.lane_offset is None and not is_vector(memory.size.ty):
             store_words(b, memory.base, at, memory.size, flags, em.exec, words, call, stream,
-                        _back_to_back(memory, address, total, lane_ordered))
+                        _back_to_back(memory, address, total, lane_ordered), ahead)
         else:
             call()
         return
@@ -491,7 +493,7 @@ def buffer_load(em, inst, args):
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
     return load_value(em, memory, address, inst.type, volatile=_coherent(em, name), stream=em.stream_word(inst),
-                      lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic))
+                      lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic), ahead=_ahead(em, inst))
 
 
 def buffer_store(em, inst, args):
@@ -501,7 +503,13 @@ def buffer_store(em, inst, args):
     memory = slot_memory(em, name, array_index)
     address = element_address(em, inst, name, index, dynamic)
     store_value(em, memory, address, value, inst.operands[-1].type, stream=em.stream_word(inst),
-                lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic))
+                lane_ordered=_index_in_lane_order(em, inst, array_index, dynamic), ahead=_ahead(em, inst))
+
+
+def _ahead(em, inst):
+    """The history words of a buffer access outside loops in a group of more than one wave (its
+    fast path prefetches for the next wave: ``contiguous.py``), asked for only if it has one."""
+    return None if em.waves_per_group == 1 else (lambda: em.history_words(inst))
 
 
 def _index_in_lane_order(em, inst, array_index: V | None, dynamic: V | None) -> bool:

@@ -1,4 +1,4 @@
-"""Software prefetching for scattered texture accesses: a stride predictor per access site.
+"""Software prefetching for tiled accesses: a stride predictor per access site.
 
 The hardware prefetchers follow streams along rows; a group that tiles an image reads and
 writes 2-D blocks, and a wave's lanes touch a few lines in each of several rows (SPD: 2x2
@@ -35,11 +35,44 @@ run several times per wave (in a loop) predicts from its last run; a helper's fa
 prefetches nor records; lanes strided wider than their access leave out the lines whose
 start no lane holds. Passing ``null`` history words turns the prefetcher off for that
 call.
+
+Buffer accesses use the same words on their inline fast path (``prefetch_next_wave``), outside
+loops and in groups of more than one wave: a tiled 2-D kernel's rows (transpose.hlsl) are back
+to back within a wave but 8 KiB apart from one wave to the next. Buffer and texture sites share
+the ``HISTORY_SITES`` words, first come first served in the kernel's order.
 """
 
 from __future__ import annotations
 
 LINE_BYTES = 64
+
+
+def prefetch_next_wave(b, base, first, size, history: tuple, nbytes: int, write: bool = False) -> None:
+    """The same prediction for an inline back-to-back access (``contiguous.py``) outside loops:
+    record ``first`` (the wave's byte offset) in this wave's history word and prefetch the
+    ``nbytes`` the next wave will touch, ``first`` moved by the step (see the module's doc),
+    when they lie inside the ``size`` bytes. Not when the step is the access itself (the next
+    wave carries on where this one ends: a stream, which the hardware prefetchers follow)."""
+    mine, following = history
+    then = b.load("i32", mine, align=4)
+    after = b.load("i32", following, align=4)
+    b.store(first, mine, align=4)
+    alone = b.icmp("eq", mine, following)  # a one-wave group: from its previous group to now
+    step = b.binop("sub", b.select(alone, first, after), then)
+    at = b.binop("add", first, step)
+    moved = b.binop("and", b.icmp("ne", step, b.zero("i32")), b.icmp("ne", step, b.const("i32", nbytes)))
+    inside = b.binop("and", b.icmp("sge", at, b.zero("i32")),
+                     b.icmp("sle", at, b.binop("sub", size, b.const("i32", nbytes))))
+    ahead, done = b.label("ahead"), b.label("ahead.done")
+    b.cbr(b.binop("and", moved, inside), ahead, done)
+    b.start(ahead)
+    start = b.gep(base, at)
+    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
+    for offset in [*range(0, nbytes, LINE_BYTES), nbytes - 1]:  # the last byte's line: any alignment
+        pointer = b.gep(start, b.const("i32", offset)) if offset else start
+        b.raw(f"call void @llvm.prefetch.p0({pointer}, i32 {int(write)}, i32 3, i32 1)")
+    b.br(done)
+    b.start(done)
 
 
 def prefetch_text(b, width: int, nbytes: int, write: bool, history: str, following: str, size: str) -> list[str]:
