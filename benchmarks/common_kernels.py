@@ -8,9 +8,11 @@
 Each method takes ``threads`` (host threads, None: one per core) and ``out`` (reused storage,
 as a renderer keeps its buffers; None allocates). The scan's driver runs the reduce-then-scan
 of ``kernels/scan.hlsl``: a scan of one tile is one group (``scan_tile``); a longer one
-reduces every wave's segment into slot sums, scans the slot sums (recursively), and scans the
-tiles from those offsets. ``scan_rows`` sets the scan's tile (rows of 256 x 4 values; the tests
-make it small to reach the recursion with few values).
+reduces every wave's segment into slot sums (``reduce_tiles``, whose last group also scans them
+in place when they fit in one tile; else they are scanned here, recursively), and scans the
+tiles from those offsets (``scan_tiles``): two dispatches up to 16 * ``scan_rows`` tiles (4M
+values take 128 at 32 rows). ``scan_rows`` sets the scan's tile (rows of 256 x 4 values; the
+tests make it small to reach the recursion with few values).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class CommonKernels:
 
         scan = {"ROWS": str(scan_rows)}
         self.scan_tile_vectors = 256 * scan_rows
+        self.scan_counter = np.zeros(1, np.uint32)  # tilesDone: reduce_tiles' last group sets it back to 0
         self.histogram_kernel = shc.compile_file(KERNELS / "histogram.hlsl", wave_size=wave_size)
         self.reduce_kernel = shc.compile_file(KERNELS / "scan.hlsl", entry="reduce_tiles", defines=scan,
                                               wave_size=wave_size)
@@ -86,9 +89,11 @@ class CommonKernels:
             return
         sums = np.empty(tiles * SCAN_SLOTS_PER_TILE, np.uint32)  # reduce_tiles writes every slot
         self.reduce_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors,
-                                    slotSums=sums, vectors=len(vectors))
-        offsets = np.empty_like(sums)
-        self._scan_vectors(sums.reshape(-1, 4), offsets.reshape(-1, 4), threads)
+                                    slotSums=sums, tilesDone=self.scan_counter, vectors=len(vectors))
+        offsets = sums  # reduce_tiles' last group scanned them in place
+        if len(sums) > 4 * self.scan_tile_vectors:  # more than one tile: it left them as they were
+            offsets = np.empty_like(sums)
+            self._scan_vectors(sums.reshape(-1, 4), offsets.reshape(-1, 4), threads)
         self.scan_kernel.dispatch((tiles, 1, 1), threads=threads, timeout=None, values=vectors, slotOffsets=offsets,
                                   output=out, vectors=len(vectors))
 

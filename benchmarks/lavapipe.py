@@ -4,7 +4,7 @@ The same HLSL files as shc runs (``kernels/``) go through ``glslangValidator -D`
 are dispatched by ``lavapipe/vkrun.c``, a small Vulkan program built with gcc when the benchmark
 runs. Registers become bindings in set 0: b<n> -> n, t<n> -> 10 + n, u<n> -> 20 + n. Each
 timing is the dispatch alone (submit to fence; lavapipe's buffers are host memory, filled
-once), as shc's are; the scan's is the sum of its three dispatches in each round. Needs
+once), as shc's are; the scan's is the sum of its two dispatches in each round. Needs
 glslangValidator, gcc, the Vulkan headers and loader, and the lavapipe ICD: ``missing()``
 names what is not there.
 """
@@ -116,26 +116,25 @@ def run_kernels(words: np.ndarray, matrix: np.ndarray, repeat: int, threads: int
 
 
 def _scan(vk: Lavapipe, words: np.ndarray, repeat: int):
-    """The three dispatches of scan.hlsl (one level of slot sums: at most one tile of them)."""
+    """The two dispatches of scan.hlsl (reduce_tiles' last group scans the slot sums in place: at
+    most one tile of them)."""
     tile = 256 * SCAN_ROWS
     vectors = words.reshape(-1, 4)
     tiles = -(-len(vectors) // tile)
     slots = tiles * SCAN_SLOTS_PER_TILE
-    if slots > 4 * tile:
-        raise ValueError("more slot sums than one tile holds: not written for lavapipe")
+    if tiles == 1 or slots > 4 * tile:
+        raise ValueError("one tile, or more slot sums than one tile holds: not written for lavapipe")
     defines = {"ROWS": SCAN_ROWS}
-    reduce_spv, tile_spv = vk.spirv("scan.hlsl", "reduce_tiles", defines), vk.spirv("scan.hlsl", "scan_tile", defines)
-    scan_spv = vk.spirv("scan.hlsl", "scan_tiles", defines)
+    reduce_spv, scan_spv = vk.spirv("scan.hlsl", "reduce_tiles", defines), vk.spirv("scan.hlsl", "scan_tiles", defines)
     reduce_times, out = vk.dispatch(reduce_spv, (tiles, 1, 1), repeat, {
         "reduce_constants": ("u", 0, _constants(len(vectors))), "values": ("r", TEXTURE_BASE, vectors),
-        "slotSums": ("w", UAV_BASE + 1, np.zeros(slots, np.uint32))})
-    sums = out["slotSums"]
-    offsets_times, out = vk.dispatch(tile_spv, (1, 1, 1), repeat, {
-        "offsets_constants": ("u", 0, _constants(len(sums) // 4)), "sums": ("r", TEXTURE_BASE, sums),
-        "offsets": ("w", UAV_BASE, np.zeros_like(sums))})
+        "slotSums": ("w", UAV_BASE + 1, np.zeros(slots, np.uint32)),
+        "tilesDone": ("w", UAV_BASE + 2, np.zeros(1, np.uint32))})  # 0 again after each dispatch
+    if out["tilesDone"][0] != 0:
+        raise RuntimeError(f"reduce_tiles left its counter at {out['tilesDone'][0]}, not 0")
     scan_times, out = vk.dispatch(scan_spv, (tiles, 1, 1), repeat, {
         "scan_constants": ("u", 0, _constants(len(vectors))), "values": ("r", TEXTURE_BASE, vectors),
-        "slotOffsets": ("r", TEXTURE_BASE + 1, out["offsets"]),
+        "slotOffsets": ("r", TEXTURE_BASE + 1, out["slotSums"]),
         "output": ("w", UAV_BASE, np.zeros_like(vectors))})
-    times = [a + b + c for a, b, c in zip(reduce_times, offsets_times, scan_times)]
+    times = [a + b for a, b in zip(reduce_times, scan_times)]
     return times, out["output"].reshape(-1)

@@ -8,7 +8,10 @@
 // wave of L lanes owns L / 4 slots whatever the wave size. Three entry points:
 //
 //   reduce_tiles  every wave sums its segment and writes the sum into its first slot and 0
-//                 into its others: slotSums[s] covers slot s, nothing else;
+//                 into its others: slotSums[s] covers slot s, nothing else. When the slot sums
+//                 fit in one tile, the group that counts itself last in tilesDone (each counts
+//                 itself once its slot sums are written, so the last sees every group's) scans
+//                 them in place into their exclusive prefix sums, then sets tilesDone back to 0;
 //   scan_tile     one group scans its tile alone (at most one tile of values): its waves sum
 //                 their segments, the sums meet in groupshared memory (the one barrier), then
 //                 each wave scans its segment from the sum of the waves before it;
@@ -16,12 +19,13 @@
 //                 no groupshared memory, the segment read once.
 //
 // The scan of more values than one tile (the caller's driver, benchmarks/common_kernels.py):
-//   1. reduce_tiles over the input -> slotSums (GROUP_SIZE / 4 per tile);
-//   2. the exclusive scan of slotSums -> slotOffsets (recursively: scan_tile once they fit in
-//      one tile);
+//   1. reduce_tiles over the input -> slotSums (GROUP_SIZE / 4 per tile); when they fit in one
+//      tile (at most 16 * ROWS tiles of input), its last group turns them into slotOffsets;
+//   2. otherwise the exclusive scan of slotSums -> slotOffsets, recursively;
 //   3. scan_tiles over the input from slotOffsets.
-// The input is read from memory twice (reduce, scan) and the output written once; no group waits
-// for another, so the groups may run in any order.
+// The input is read from memory twice (reduce, scan) and the output written once. No group waits
+// for another (the last to count itself does the slot sums), so the groups may run in any order,
+// one after another or all at once.
 //
 // A wave scans its segment row by row: each thread scans its own four values, WavePrefixSum
 // scans the threads' totals, and the last lane's inclusive sum starts the next row. Rows that lie
@@ -41,7 +45,9 @@
 //   t0  values         StructuredBuffer<uint4>
 //   t1  slotOffsets    StructuredBuffer<uint>, GROUP_SIZE / 4 per tile (scan_tiles)
 //   u0  output         RWStructuredBuffer<uint4>, vectors elements (scan_tiles, scan_tile)
-//   u1  slotSums       RWStructuredBuffer<uint>, GROUP_SIZE / 4 per tile (reduce_tiles)
+//   u1  slotSums       RWStructuredBuffer<uint>, GROUP_SIZE / 4 per tile (reduce_tiles; the
+//                      slot offsets after it when they fit in one tile)
+//   u2  tilesDone      RWStructuredBuffer<uint>, one counter: 0 before reduce_tiles and after
 //==============================================================================================
 
 #define GROUP_SIZE 256
@@ -51,6 +57,8 @@
 #endif
 #define SLOT_VECTORS (4 * ROWS)                 // uint4s of a slot: the segment of a 4-lane wave
 #define SUM_UNROLL 4                            // rows an iteration of a segment's sum reads
+#define TILE_SLOTS (GROUP_SIZE / 4)             // slot sums of a tile
+#define MAX_SLOTS (4 * GROUP_SIZE * ROWS)       // slot sums that fit in one tile
 
 cbuffer scanConstants : register(b0)
 {
@@ -60,9 +68,11 @@ cbuffer scanConstants : register(b0)
 StructuredBuffer<uint4> values : register(t0);
 StructuredBuffer<uint> slotOffsets : register(t1);
 RWStructuredBuffer<uint4> output : register(u0);
-RWStructuredBuffer<uint> slotSums : register(u1);
+globallycoherent RWStructuredBuffer<uint> slotSums : register(u1);  // one group reads every group's
+globallycoherent RWStructuredBuffer<uint> tilesDone : register(u2);
 
 groupshared uint waveTotals[MAX_WAVES];
+groupshared uint lastGroup;                     // reduce_tiles: 1 in the group that counted itself last
 
 // The first uint4 of this wave's segment of tile `group` (wave-uniform).
 uint WaveSegment(uint group, uint groupIndex)
@@ -142,6 +152,56 @@ void ScanSegment(uint segment, uint rowStart)
     }
 }
 
+// The exclusive scan of the `count` slot sums (at most MAX_SLOTS), in place, by one group: as
+// scan_tile does with uint4s, each wave owns a contiguous segment, rows of one slot sum a lane;
+// the waves' sums meet in groupshared memory, then each wave scans its segment row by row with
+// WavePrefixSum from the sum of the waves before it. Each lane reads and writes only its own
+// slot sums.
+void ScanSlotSums(uint groupIndex, uint count)
+{
+    uint lanes = WaveGetLaneCount();
+    uint lane = WaveGetLaneIndex();
+    uint rows = (count + GROUP_SIZE - 1) / GROUP_SIZE;
+    uint waveIndex = groupIndex / lanes;
+    uint segment = waveIndex * rows * lanes;
+    uint total = 0;
+    for (uint row = 0; row < rows; ++row)
+    {
+        uint i = segment + row * lanes + lane;
+        if (i < count)
+        {
+            total += slotSums[i];
+        }
+    }
+    total = WaveActiveSum(total);
+    if (WaveIsFirstLane())
+    {
+        waveTotals[waveIndex] = total;
+    }
+    GroupMemoryBarrierWithGroupSync();
+
+    uint rowStart = 0;
+    for (uint w = 0; w < waveIndex; ++w)        // a wave-uniform loop
+    {
+        rowStart += waveTotals[w];
+    }
+    for (uint r = 0; r < rows; ++r)
+    {
+        uint i = segment + r * lanes + lane;
+        uint slot = 0;
+        if (i < count)
+        {
+            slot = slotSums[i];
+        }
+        uint before = rowStart + WavePrefixSum(slot);
+        if (i < count)
+        {
+            slotSums[i] = before;
+        }
+        rowStart = WaveReadLaneAt(before + slot, lanes - 1);
+    }
+}
+
 [numthreads(GROUP_SIZE, 1, 1)]
 void reduce_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
 {
@@ -151,6 +211,30 @@ void reduce_tiles(uint3 groupId : SV_GroupID, uint groupIndex : SV_GroupIndex)
     if (lane < WaveGetLaneCount() / 4)          // this wave's slots
     {
         slotSums[segment / SLOT_VECTORS + lane] = lane == 0 ? sum : 0;
+    }
+
+    uint tiles = (vectors + GROUP_SIZE * ROWS - 1) / (GROUP_SIZE * ROWS);
+    if (tiles * TILE_SLOTS <= MAX_SLOTS)        // else the caller scans the slot sums
+    {
+        // This group's slot sums are written, and seen by every group, before it counts itself;
+        // the group that counts last reads every group's after its count.
+        DeviceMemoryBarrierWithGroupSync();
+        if (groupIndex == 0)
+        {
+            uint counted;
+            InterlockedAdd(tilesDone[0], 1, counted);
+            lastGroup = counted == tiles - 1 ? 1 : 0;
+        }
+        GroupMemoryBarrierWithGroupSync();
+        if (lastGroup != 0)
+        {
+            DeviceMemoryBarrier();
+            ScanSlotSums(groupIndex, tiles * TILE_SLOTS);
+            if (groupIndex == 0)
+            {
+                tilesDone[0] = 0;               // every group has counted: ready for the next scan
+            }
+        }
     }
 }
 
