@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -16,6 +18,35 @@ from shc.compiler.frontend.preprocess import preprocess
 # bit for bit, tests/runtime/test_opt_levels.py) halves their code generation. Tests that need
 # the default level ask for the ``default_opt`` fixture; a level set outside the suite wins.
 os.environ.setdefault("SHC_OPT", "0")
+
+_RUN_DIRECTORY = pytest.StashKey[str]()
+
+
+def pytest_configure(config):
+    """A directory for the whole run, made by the first process; the xdist workers it starts
+    and every child process inherit what it sets:
+
+    - ``SHC_CACHE_DIR`` (kernels, CLI output, parser tables) unless set outside the suite: a
+      kernel several tests or workers compile is compiled once, and a run never writes the
+      user's cache. Tests of the caches themselves keep their own directories.
+    - where the run's Python processes keep bytecode when ``PYTHONDONTWRITEBYTECODE`` forbids
+      writing it beside the sources: the suite starts hundreds of ``shc`` processes, and each
+      would otherwise compile shc's modules from source again (about 0.7 s of CPU each on
+      a clone without bytecode)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    directory = config.stash[_RUN_DIRECTORY] = tempfile.mkdtemp(prefix="shc-test-run-")
+    if "SHC_CACHE_DIR" not in os.environ:
+        os.environ["SHC_CACHE_DIR"] = os.path.join(directory, "cache")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(directory, "bytecode")
+
+
+def pytest_unconfigure(config):
+    directory = config.stash.get(_RUN_DIRECTORY, None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 class FrontEnd:
