@@ -156,6 +156,13 @@ def root(
             opt_level()
         except ValueError as failure:
             fail(str(failure))
+    if os.environ.get("SHC_TIER_UP"):  # the same for the cold-kernel child's switch (runtime/tier_up.py)
+        from ...runtime.tier_up import tier_up_allowed
+
+        try:
+            tier_up_allowed()
+        except ValueError as failure:
+            fail(str(failure))
 
 
 def parse_defines(values: Optional[List[str]]) -> dict[str, str]:

@@ -103,6 +103,19 @@ def test_a_bad_shc_tier_up_is_an_error(monkeypatch, value):
         tier_up.worth_tiering("a\nb\n", (2, False))
 
 
+def test_the_command_line_refuses_a_bad_shc_tier_up_before_any_work(tmp_path):
+    source = tmp_path / "k.hlsl"
+    source.write_text("RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { o[0] = 1; }\n")
+    command = [sys.executable, "-m", "shc.compiler.cli", "check", str(source)]
+    bad = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, SHC_TIER_UP="off"),
+                         timeout=120)
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == "shc: error: SHC_TIER_UP must be 0 or 1, not 'off'"
+    good = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, SHC_TIER_UP="0"),
+                          timeout=120)
+    assert good.returncode == 0, good.stderr
+
+
 def test_an_unwritable_cache_compiles_o2_here(kernels, monkeypatch, tmp_path):
     monkeypatch.setattr(tier_up, "TIER_UP_LINES", 1)
     with monkeypatch.context() as patch:
