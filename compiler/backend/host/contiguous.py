@@ -46,7 +46,7 @@ from collections.abc import Callable
 
 from .lane_text import join_words, split_words
 from .llvm_text import V, bit_width, element
-from .prefetch import LINE_BYTES, prefetch_next_wave
+from .prefetch import LINE_BYTES, prefetch_lines, prefetch_next_wave
 
 STREAM_STEPS = 4  # how many of its own steps ahead an access in a loop prefetches
 KNOWN = 1 << 32  # a stream word holds KNOWN | the last offset once the site has run
@@ -116,10 +116,7 @@ def _prefetch_stream(b, base: V, first: V, stream: V, nbytes: int, write: bool =
     b.cbr(moving, ahead, on)
     b.start(ahead)
     start = b.gep(base, b.binop("add", first, b.binop("mul", step, b.const("i32", STREAM_STEPS))))
-    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
-    for line in range(max(nbytes // LINE_BYTES, 1)):
-        pointer = b.gep(start, b.const("i32", line * LINE_BYTES)) if line else start
-        b.raw(f"call void @llvm.prefetch.p0({pointer}, i32 {int(write)}, i32 3, i32 1)")
+    prefetch_lines(b, start, [line * LINE_BYTES for line in range(max(nbytes // LINE_BYTES, 1))], write)
     b.br(on)
     b.start(on)
 

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from .options import OPT_LEVELS, OPT_VARIABLE, opt_level  # noqa: F401 - SHC_OPT, read here too
+from .options import opt_level
 
 if TYPE_CHECKING:
     from .module import HostKernel

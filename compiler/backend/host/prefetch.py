@@ -47,18 +47,28 @@ from __future__ import annotations
 LINE_BYTES = 64
 
 
+def prefetch_lines(b, start, offsets, write: bool = False) -> None:
+    """Prefetch the lines holding the bytes at ``offsets`` from the pointer ``start`` (builder
+    code: the inline buffer paths' streams and next waves; the helpers write theirs as text)."""
+    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
+    for offset in offsets:
+        pointer = b.gep(start, b.const("i32", offset)) if offset else start
+        b.raw(f"call void @llvm.prefetch.p0({pointer}, i32 {int(write)}, i32 3, i32 1)")
+
+
 def prefetch_next_wave(b, base, first, size, history: tuple, nbytes: int, write: bool = False) -> None:
-    """The same prediction for an inline back-to-back access (``contiguous.py``) outside loops:
-    record ``first`` (the wave's byte offset) in this wave's history word and prefetch the
-    ``nbytes`` the next wave will touch, ``first`` moved by the step (see the module's doc),
-    when they lie inside the ``size`` bytes. Not when the step is the access itself (the next
-    wave carries on where this one ends: a stream, which the hardware prefetchers follow)."""
+    """The same prediction for an inline back-to-back access (``contiguous.py``) outside loops,
+    in a group of more than one wave (the caller passes no history words otherwise): record
+    ``first`` (the wave's byte offset) in this wave's history word and prefetch the ``nbytes``
+    the next wave will touch, ``first`` moved by the step from this wave's last offset to the
+    next wave's, when they lie inside the ``size`` bytes. Not when the step is the access
+    itself (the next wave carries on where this one ends: a stream, which the hardware
+    prefetchers follow)."""
     mine, following = history
     then = b.load("i32", mine, align=4)
     after = b.load("i32", following, align=4)
     b.store(first, mine, align=4)
-    alone = b.icmp("eq", mine, following)  # a one-wave group: from its previous group to now
-    step = b.binop("sub", b.select(alone, first, after), then)
+    step = b.binop("sub", after, then)
     at = b.binop("add", first, step)
     moved = b.binop("and", b.icmp("ne", step, b.zero("i32")), b.icmp("ne", step, b.const("i32", nbytes)))
     inside = b.binop("and", b.icmp("sge", at, b.zero("i32")),
@@ -66,11 +76,8 @@ def prefetch_next_wave(b, base, first, size, history: tuple, nbytes: int, write:
     ahead, done = b.label("ahead"), b.label("ahead.done")
     b.cbr(b.binop("and", moved, inside), ahead, done)
     b.start(ahead)
-    start = b.gep(base, at)
-    b.declarations.setdefault("llvm.prefetch.p0", "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)")
-    for offset in [*range(0, nbytes, LINE_BYTES), nbytes - 1]:  # the last byte's line: any alignment
-        pointer = b.gep(start, b.const("i32", offset)) if offset else start
-        b.raw(f"call void @llvm.prefetch.p0({pointer}, i32 {int(write)}, i32 3, i32 1)")
+    # every line of the access, and the last byte's line for any alignment
+    prefetch_lines(b, b.gep(base, at), [*range(0, nbytes, LINE_BYTES), nbytes - 1], write)
     b.br(done)
     b.start(done)
 
