@@ -106,14 +106,26 @@ def measure_spd(height: int, width: int, repeat: int) -> dict:
     result = spd.run(image)
     exact = all(np.array_equal(a, b) for a, b in zip(result.mips, reference_mips(image)))
     storage, target = result.storage, np.empty_like(image)
+    cpu: dict[str, list[float]] = {"shc": [], "shc_1_thread": []}
+
+    def counted(name: str, **options):
+        def run():
+            start = time.process_time()
+            spd.run(image, out=storage, **options)
+            cpu[name].append(time.process_time() - start)
+        return run
+
     times = rounds({
-        "shc": lambda: spd.run(image, out=storage),
-        "shc_1_thread": lambda: spd.run(image, out=storage, threads=1),
+        "shc": counted("shc"),
+        "shc_1_thread": counted("shc_1_thread", threads=1),
         "numpy": lambda: reference_mips(image),
         "copy": lambda: np.copyto(target, image),
     }, repeat)
     times["bound"] = bound_times(times["copy"], image, storage)
-    return {"times": times, "mips": result.setup.mips, "exact": exact,
+    # The cores each of shc's runs got: its process CPU time over its wall time, without the
+    # warm-up round (rounds() does not time it either). Two threads that both run show about 2.
+    cores = {name: sum(spent[1:]) / sum(times[name]) for name, spent in cpu.items()}
+    return {"times": times, "mips": result.setup.mips, "exact": exact, "cores": cores,
             "bytes": image.nbytes + sum(level.nbytes for level in storage)}
 
 
