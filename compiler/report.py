@@ -20,6 +20,7 @@ import json
 import multiprocessing
 import os
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -138,10 +139,13 @@ def wave_report(module: Module, lines: int, llvm: bool, llvm_demand: bool) -> Wa
 
 
 def can_fork() -> bool:
-    """Whether a forked process can run beside this one: Linux (fork is safe there, and
-    ``sched_getaffinity`` says which CPUs this process may use) and more than one CPU."""
+    """Whether a forked process can run beside this one: Linux (``sched_getaffinity`` says which
+    CPUs this process may use), more than one CPU, and no thread but this one (a child forked
+    from a process with others, such as a dispatch's kept workers or a host application's
+    threads, inherits whatever locks they held at that moment: the command line's process has
+    none, a program calling the report with ``fork`` may)."""
     return (sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-            and len(os.sched_getaffinity(0)) > 1)
+            and threading.active_count() == 1 and len(os.sched_getaffinity(0)) > 1)
 
 
 def reports_side_by_side(module: Module, sizes: tuple[int, ...], options: Options, diagnostics: Diagnostics,

@@ -1,7 +1,8 @@
 """``shc`` run as a user runs it: exit codes, what goes to stdout and stderr, the options.
 
-Most tests start the installed ``shc`` script in a subprocess; the internal-compiler-error
-tests run the typer app in-process so they can break the compiler on purpose.
+Most tests run the typer app in-process (tests/cli_runner.py), as the internal-compiler-error
+tests must, to break the compiler on purpose; ``--help`` and ``--version`` start the installed
+``shc`` script, and the tests of what a new process imports and collects start Python.
 """
 
 import os
@@ -15,15 +16,18 @@ from typer.testing import CliRunner
 
 from shc.compiler import cli
 
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_runner import shc  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 SCRIPT = Path(sys.executable).with_name("shc")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "shc.compiler.cli"]
 
 
-def shc(*args, cwd=None, env=None):
-    return subprocess.run(COMMAND + [str(a) for a in args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=120)
+def installed_shc(*args, env=None):
+    """The installed ``shc`` script in a new process, as a user types it."""
+    return subprocess.run(COMMAND + [str(a) for a in args], capture_output=True, text=True, env=env, timeout=120)
 
 
 VALID = """\
@@ -161,13 +165,13 @@ def test_missing_file(tmp_path):
 def test_help_is_fast_and_builds_no_tables(tmp_path):
     env = dict(os.environ, SHC_CACHE_DIR=str(tmp_path / "cache"), XDG_CACHE_HOME=str(tmp_path / "xdg"))
     start = time.perf_counter()
-    result = shc("--help", env=env)
+    result = installed_shc("--help", env=env)
     elapsed = time.perf_counter() - start
     assert result.returncode == 0
     assert "check" in result.stdout
     assert not (tmp_path / "cache").exists() and not (tmp_path / "xdg").exists()
     assert elapsed < 5.0, f"shc --help took {elapsed:.2f} s"
-    assert shc("check", "--help", env=env).returncode == 0
+    assert installed_shc("check", "--help", env=env).returncode == 0
     assert not (tmp_path / "cache").exists()
 
 
@@ -231,7 +235,7 @@ def test_a_compile_runs_the_cycle_collector_at_most_a_few_times(tmp_path):
 
 
 def test_version():
-    result = shc("--version")
+    result = installed_shc("--version")
     assert result.returncode == 0 and result.stdout.startswith("shc ")
 
 

@@ -1,15 +1,17 @@
 """`shc compile` as a user types it: --emit ir, --print-after(-all), -p on IR files, --wave-size."""
 
-import subprocess
+import os
 import sys
 from pathlib import Path
 
+sys.path.insert(0, os.path.dirname(__file__))
+import cli_runner  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-SHC = [sys.executable, "-m", "shc.compiler.cli"]
 
 
 def shc(*args, cwd=ROOT):
-    return subprocess.run([*SHC, *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+    return cli_runner.shc(*args, cwd=cwd)
 
 
 def test_emit_ir_prints_bindings_groupshared_and_a_verified_function():

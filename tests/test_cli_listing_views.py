@@ -1,19 +1,20 @@
 """`shc compile --livereg / --cfg / --stats / --compare-llvm` as a user types them."""
 
+import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 from shc.compiler.machine.isa_classes import CLASSES, count_mnemonics, isa_class, isa_mnemonics
 
+sys.path.insert(0, os.path.dirname(__file__))
+import cli_runner  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-SHC = [sys.executable, "-m", "shc.compiler.cli"]
 
 
 def shc(*args):
-    done = subprocess.run([*SHC, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
-    return done
+    return cli_runner.shc(*args, cwd=ROOT)
 
 
 def table(text: str) -> dict[str, list[int]]:

@@ -1,5 +1,8 @@
 """`shc regs` sweeps: files x --permute defines x wave sizes as rows (table, JSON, CSV), a process
-pool, failing files as rows, the --baseline regression check, and a Dask cluster."""
+pool, failing files as rows, the --baseline regression check, and a Dask cluster.
+
+The commands run in-process (tests/cli_runner.py), except where the process is the point: the
+progress display on a terminal, and the sweep that talks to a Dask cluster."""
 
 import csv
 import io
@@ -15,6 +18,9 @@ from typer.testing import CliRunner
 
 from shc.compiler import cli
 from shc.compiler.machine.rdna2 import vgprs_allocated
+
+sys.path.insert(0, os.path.dirname(__file__))
+import cli_runner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -39,7 +45,7 @@ void main(uint i : SV_DispatchThreadID) {
 
 
 def shc(*args, cwd=ROOT):
-    return subprocess.run([*SHC, *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd)
+    return cli_runner.shc(*args, cwd=cwd)
 
 
 def small_samples(tmp_path) -> Path:
@@ -193,8 +199,10 @@ def test_a_sweep_on_a_dask_cluster(tmp_path):
     folder = small_samples(tmp_path)
     local = shc("regs", folder, "-D", "SCALE_BY=2", "--permute", "WIDE=-,1", "--json")
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        remote = shc("regs", folder, "-D", "SCALE_BY=2", "--permute", "WIDE=-,1", "--json",
-                     "--scheduler", cluster.scheduler_address)
+        # a process of its own: Dask's client keeps state in the process that makes it
+        remote = subprocess.run([*SHC, "regs", str(folder), "-D", "SCALE_BY=2", "--permute", "WIDE=-,1", "--json",
+                                 "--scheduler", cluster.scheduler_address], capture_output=True, text=True,
+                                timeout=600, cwd=ROOT)
     assert remote.returncode == 0, remote.stderr
     assert json.loads(remote.stdout) == json.loads(local.stdout)
 

@@ -2,14 +2,16 @@
 hot lines, the LLVM cross-check, and [WaveSize(n)] reporting one wave size."""
 
 import json
-import subprocess
+import os
 import sys
 from pathlib import Path
 
 from shc.compiler.machine.rdna2 import next_step_vgprs, occupancy, vgprs_allocated
 
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_runner import shc  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-SHC = [sys.executable, "-m", "shc.compiler.cli"]
 
 # v0 holds the thread id; three float4 loads are live together at the sum: 12 more VGPRs.
 THREE_LOADS = """
@@ -39,8 +41,7 @@ void main(uint i : SV_GroupIndex) { o[i] = WaveActiveSum(i); }
 def regs_json(tmp_path, source, *args):
     path = tmp_path / "k.hlsl"
     path.write_text(source)
-    done = subprocess.run([*SHC, "regs", str(path), "--json", *args], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+    done = shc("regs", path, "--json", *args, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), str(path)
 
@@ -80,10 +81,8 @@ def test_wave_size_attribute_reports_only_that_wave_size(tmp_path):
 
 
 def test_the_occupancy_pair_shows_the_step(tmp_path):
-    heavy = subprocess.run([*SHC, "regs", "samples/occupancy_heavy.hlsl", "--json", "--no-llvm"],
-                           capture_output=True, text=True, timeout=600, cwd=ROOT)
-    light = subprocess.run([*SHC, "regs", "samples/occupancy_light.hlsl", "--json", "--no-llvm"],
-                           capture_output=True, text=True, timeout=600, cwd=ROOT)
+    heavy = shc("regs", "samples/occupancy_heavy.hlsl", "--json", "--no-llvm", cwd=ROOT)
+    light = shc("regs", "samples/occupancy_light.hlsl", "--json", "--no-llvm", cwd=ROOT)
     heavy64 = json.loads(heavy.stdout)["kernels"][0]["waves"]["64"]
     light64 = json.loads(light.stdout)["kernels"][0]["waves"]["64"]
     assert heavy64["vgprs"] > light64["vgprs"]
@@ -99,16 +98,14 @@ def test_llvm_demand_adds_the_spill_free_minimum_next_to_the_default_count(tmp_p
         llvm = wave["llvm"]
         assert set(llvm) == {"vgprs", "sgprs", "occupancy", "demand_vgprs"}
         assert 8 <= llvm["demand_vgprs"] <= llvm["vgprs"]
-    table = subprocess.run([*SHC, "regs", path, "--llvm-demand"], capture_output=True, text=True,
-                           timeout=600, cwd=ROOT)
+    table = shc("regs", path, "--llvm-demand", cwd=ROOT)
     assert "LLVM VGPR demand (no spills)" in table.stdout
-    plain = subprocess.run([*SHC, "regs", path], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    plain = shc("regs", path, cwd=ROOT)
     assert "LLVM VGPR demand" not in plain.stdout
 
 
 def test_hot_lines_name_the_source_variables_alive_there():
-    done = subprocess.run([*SHC, "regs", "samples/occupancy_heavy.hlsl", "--json", "--no-llvm", "--lines", "1"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    done = shc("regs", "samples/occupancy_heavy.hlsl", "--json", "--no-llvm", "--lines", "1", cwd=ROOT)
     hot = json.loads(done.stdout)["kernels"][0]["waves"]["64"]["hot_lines"][0]
     names = [value.split(" (")[0] for value in hot["values"]]
     assert "i" in names  # the element index, alive until the store

@@ -2,7 +2,7 @@
 source expression they hold."""
 
 import json
-import subprocess
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -11,8 +11,10 @@ from shc.compiler.diagnostics import Diagnostics
 from shc.compiler.ir.printer import print_module
 from shc.compiler.pipeline import Options, compile_source
 
+sys.path.insert(0, os.path.dirname(__file__))
+from cli_runner import shc  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
-SHC = [sys.executable, "-m", "shc.compiler.cli"]
 
 NESTED = textwrap.dedent("""\
     StructuredBuffer<float4> a : register(t0);
@@ -30,8 +32,7 @@ NESTED = textwrap.dedent("""\
 def regs(tmp_path, *args):
     path = tmp_path / "nested.hlsl"
     path.write_text(NESTED)
-    done = subprocess.run([*SHC, "regs", str(path), "--no-llvm", "--lines", "8", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)
+    done = shc("regs", path, "--no-llvm", "--lines", "8", *args, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -72,3 +72,11 @@ def test_a_warning_from_the_childs_wave_size_reaches_this_process(monkeypatch, t
     diagnostics = Diagnostics()
     build_report(SPD.read_text(), str(SPD), Options(), diagnostics, llvm=False, fork=True)
     assert [(d.severity, d.message) for d in diagnostics.items] == [("warning", "seen at wave64")]
+
+
+def test_a_process_with_other_threads_does_not_fork(monkeypatch):
+    monkeypatch.setattr(report_module.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(report_module.threading, "active_count", lambda: 1)
+    assert report_module.can_fork()
+    monkeypatch.setattr(report_module.threading, "active_count", lambda: 2)  # e.g. a dispatch's kept worker
+    assert not report_module.can_fork()

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("llvmlite.binding")
 
 from shc.compiler.backend.host.module import META_ARRAY_COUNT, build_host_module  # noqa: E402
-from shc.compiler.backend.host.jit import jit  # noqa: E402
+from shc.compiler.backend.host.jit import CompiledKernel, code_plan, jit  # noqa: E402
 from shc.compiler.diagnostics import Diagnostics  # noqa: E402
 from shc.compiler.ir.interpret.run import run_wave  # noqa: E402
 from shc.compiler.pipeline import Options, compile_source  # noqa: E402
@@ -61,12 +61,26 @@ def staged_texture(mips: list[np.ndarray], is_array: bool):
     return np.concatenate([level.reshape(-1) for level in levels]), levels, offsets, (width, height, depth)
 
 
+# Many tests run one kernel on several inputs: LLVM compiles each distinct kernel once per test
+# process. The machine code depends only on the kernel's LLVM IR, its entry and jit.code_plan
+# (SHC_OPT), and holds no writable globals (a Group binds its own memory), so it is shared.
+_COMPILED: dict[tuple, CompiledKernel] = {}
+
+
+def compiled_once(kernel) -> CompiledKernel:
+    """``jit(kernel)``, or the code this process already compiled from the same IR and plan."""
+    key = (kernel.llvm_ir, kernel.entry, code_plan(kernel))
+    if key not in _COMPILED:
+        _COMPILED[key] = jit(kernel)
+    return _COMPILED[key]
+
+
 class Group:
     """One group of a kernel run by the JIT, waves region by region."""
 
     def __init__(self, kernel, compiled: Group | None = None):
         self.kernel = kernel
-        self.compiled = compiled.compiled if compiled else jit(kernel)
+        self.compiled = compiled.compiled if compiled else compiled_once(kernel)
         self.function = self.compiled.function
 
     def bind(self, resources: dict):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,9 +28,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from case_format import Case, CaseFormatError, header_lines, known_failure, read_case, wave_sizes  # noqa: E402
 from listing_check import LISTING_BUGS, NOT_ON_THE_LISTING, listing_problem  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+import cli_runner  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-SCRIPT = Path(sys.executable).with_name("shc")
-CHECK = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "shc.compiler.cli"]
 
 
 def _params():
@@ -251,8 +251,7 @@ def _show(value) -> str:
 
 
 def _check_rejected(case: Case) -> None:
-    command = CHECK + ["check", str(case.path)] + [f"-D{name}={value}" for name, value in case.defines.items()]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    done = cli_runner.shc("check", case.path, *[f"-D{name}={value}" for name, value in case.defines.items()])
     where = case.where(case.error_line)
     if done.returncode != 1:
         pytest.fail(f"{where}: 'shc check' exited {done.returncode}, expected 1\n{done.stderr}", pytrace=False)

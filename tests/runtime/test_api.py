@@ -17,6 +17,8 @@ import shc
 from shc.runtime import jit
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+import cli_runner  # noqa: E402
 
 SCALE = """
 RWStructuredBuffer<float> data : register(u0);
@@ -141,9 +143,7 @@ def test_non_contiguous_outputs_are_copied_back(private_cache):
 
 
 def shc_run(*args, cwd):
-    env = dict(os.environ, SHC_CACHE_DIR=str(cwd / "cache"))
-    return subprocess.run([sys.executable, "-m", "shc.compiler.cli", "run", *args], capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=300)
+    return cli_runner.shc("run", *args, cwd=cwd, env={"SHC_CACHE_DIR": str(cwd / "cache")})
 
 
 def test_shc_run_reports_bad_arguments(tmp_path):

@@ -3,7 +3,6 @@ through --set, images in and out, and its messages in the command line's words."
 
 import io
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -15,6 +14,9 @@ from shc.compiler import cli
 from shc.compiler.cli.progress import Progress
 from shc.runtime import command
 from shc.runtime.dispatch import DispatchTimeout
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+from cli_runner import shc  # noqa: E402
 
 # src is 8 x 8. With offset (0.5, 0) a linear sampler reads halfway between texels x and x + 1.
 SAMPLE = """
@@ -60,9 +62,7 @@ def cache(tmp_path_factory):
 
 
 def shc_run(*args, cwd, cache):
-    env = dict(os.environ, SHC_CACHE_DIR=str(cache))
-    return subprocess.run([sys.executable, "-m", "shc.compiler.cli", "run", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=300)
+    return shc("run", *args, cwd=cwd, env={"SHC_CACHE_DIR": str(cache)})
 
 
 @pytest.fixture

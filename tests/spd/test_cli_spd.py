@@ -1,11 +1,13 @@
 """The SPD sample from the command line: ``shc compile --target rdna2``, ``shc regs``, ``shc spd``.
 
-One run of each command goes through the installed ``shc`` script, as a user types it;
-the other ``shc spd`` cases run the typer app in-process (same code, no start-up cost).
+``shc compile --target rdna2`` on the sample goes through the installed ``shc`` script, as a
+user types it; the other commands run the typer app in-process (tests/cli_runner.py: the same
+code, no start-up cost).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from shc.compiler import cli
 from shc.spd import downsample, reference_mips
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+from cli_runner import shc  # noqa: E402
 
 PIL = pytest.importorskip("PIL.Image")
 
@@ -26,12 +29,9 @@ SCRIPT = Path(sys.executable).with_name("shc")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "shc.compiler.cli"]
 
 
-def shc(*args, cwd=None):
+def installed_shc(*args, cwd=None):
+    """The installed ``shc`` script in a new process."""
     return subprocess.run(COMMAND + [str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=300)
-
-
-def shc_in_process(*args):
-    return CliRunner().invoke(cli.app, [str(a) for a in args])
 
 
 def mnemonics(listing: str) -> list[str]:
@@ -44,7 +44,7 @@ def mnemonics(listing: str) -> list[str]:
 
 
 def test_compile_for_rdna2():
-    done = shc("compile", "samples/spd.hlsl", "--target", "rdna2", cwd=ROOT)
+    done = installed_shc("compile", "samples/spd.hlsl", "--target", "rdna2", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     listing = done.stdout
     assert re.search(r"^; VGPRs\s+\d+ used, \d+ allocated", listing, re.M)
@@ -129,10 +129,10 @@ def test_spd_on_a_png(tmp_path):
 def test_spd_on_float_slices(tmp_path):
     array = np.random.default_rng(1).random((2, 100, 130, 2), dtype=np.float32) * 4 - 1
     np.save(tmp_path / "in.npy", array)
-    done = shc_in_process("spd", tmp_path / "in.npy", "-o", tmp_path / "out", "--mips", "3", "--no-wave-ops",
-                          "--wave-size", "64")
-    assert done.exit_code == 0, done.output
-    assert "defines: SPD_NO_WAVE_OPERATIONS" in done.output and "wave64" in done.output
+    done = shc("spd", tmp_path / "in.npy", "-o", tmp_path / "out", "--mips", "3", "--no-wave-ops",
+               "--wave-size", "64")
+    assert done.returncode == 0, done.stderr
+    assert "defines: SPD_NO_WAVE_OPERATIONS" in done.stdout and "wave64" in done.stdout
     expected = reference_mips(array, 3)
     for mip, level in enumerate(expected, start=1):
         np.testing.assert_array_equal(np.load(tmp_path / "out" / f"mip_{mip:02d}.npy"), level)
@@ -147,9 +147,9 @@ def test_spd_on_float_slices(tmp_path):
 def test_spd_packed_linear_on_a_grey_png(tmp_path):
     pixels = gradient(64, 96, 1)[..., 0]
     PIL.fromarray(pixels).save(tmp_path / "grey.png")
-    done = shc_in_process("spd", tmp_path / "grey.png", "-o", tmp_path / "out", "--packed", "--linear-sampler")
-    assert done.exit_code == 0, done.output
-    assert "defines: SPD_LINEAR_SAMPLER, A_HALF" in done.output
+    done = shc("spd", tmp_path / "grey.png", "-o", tmp_path / "out", "--packed", "--linear-sampler")
+    assert done.returncode == 0, done.stderr
+    assert "defines: SPD_LINEAR_SAMPLER, A_HALF" in done.stdout
     expected = np.rint(reference_mips(pixels)[0] * 255).astype(int)
     got = read_png(tmp_path / "out" / "mip_01.png").astype(int)
     assert got.shape == (32, 48) and np.abs(got - expected).max() <= 1
@@ -158,9 +158,9 @@ def test_spd_packed_linear_on_a_grey_png(tmp_path):
 def test_spd_reads_a_multi_page_tiff_as_slices(tmp_path):
     pages = [PIL.fromarray(gradient(70, 90, 3) // (index + 1)) for index in range(3)]
     pages[0].save(tmp_path / "stack.tiff", save_all=True, append_images=pages[1:])
-    done = shc_in_process("spd", tmp_path / "stack.tiff", "-o", tmp_path / "out")
-    assert done.exit_code == 0, done.output
-    assert "90 x 70 x 3 slices" in done.output
+    done = shc("spd", tmp_path / "stack.tiff", "-o", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "90 x 70 x 3 slices" in done.stdout
     assert (tmp_path / "out" / "mip_06_slice02.png").exists()
     assert read_png(tmp_path / "out" / "chain.png").shape[0] == 3 * 70
 
@@ -179,7 +179,7 @@ def test_spd_user_errors(tmp_path, args, message):
     np.save(tmp_path / "wide.npy", np.zeros((20, 30, 7), np.float32))
     np.save(tmp_path / "double.npy", np.zeros((20, 30, 4), np.int64))
     args = [str(tmp_path / args[0])] + args[1:]
-    done = shc_in_process("spd", *args, "-o", tmp_path / "out")
-    assert done.exit_code == 1, done.output
-    assert "shc: error:" in done.output and message in done.output
-    assert "Traceback" not in done.output
+    done = shc("spd", *args, "-o", tmp_path / "out")
+    assert done.returncode == 1, done.stderr
+    assert "shc: error:" in done.stderr and message in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr

@@ -7,7 +7,7 @@ rcas and depth_clip). The project's own tests cover each construct with code of 
 (tests/backend/test_executors_agree.py); these check the real files still build.
 """
 
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -15,8 +15,10 @@ import pytest
 import shc
 from shc.compiler.backend.rdna2.operand_classes import operand_class_problems
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+import cli_runner  # noqa: E402
+
 UPSTREAM = Path(__file__).resolve().parents[2].parent / "shared" / "upstream" / "fidelityfx"
-SHC = [str(Path(sys.executable).with_name("shc"))]
 SIZE = {"WIDTH": "64", "HEIGHT": "1", "DEPTH": "1"}
 FSR2 = {"FFX_GPU": "1", "FFX_HLSL": "1", "FFX_FSR2_OPTION_HDR_COLOR_INPUT": "0",
         "FFX_FSR2_OPTION_LOW_RESOLUTION_MOTION_VECTORS": "1", "FFX_FSR2_OPTION_JITTERED_MOTION_VECTORS": "0",
@@ -43,14 +45,12 @@ pytestmark = pytest.mark.skipif(not UPSTREAM.is_dir(), reason="the upstream Fide
 
 
 def rdna2_listing(name: str, wave: int, cache) -> str:
-    """``shc compile --target rdna2`` of a variant, as a user types it."""
+    """``shc compile --target rdna2`` of a variant, as a user types it (in-process, a fresh cache)."""
     path, entry, defines = VARIANTS[name]
     version = 2018 if name in HLSL_2018 else 2021
     flags = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-    listing = subprocess.run(SHC + ["compile", str(UPSTREAM / path), "-E", entry, *flags, "-HV", str(version),
-                                    "--target", "rdna2", "--wave-size", str(wave)],
-                             capture_output=True, text=True, timeout=300, check=False,
-                             env={"SHC_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"})
+    listing = cli_runner.shc("compile", UPSTREAM / path, "-E", entry, *flags, "-HV", version, "--target", "rdna2",
+                             "--wave-size", wave, env={"SHC_CACHE_DIR": str(cache)})
     assert listing.returncode == 0, listing.stderr[-1500:]
     assert "s_endpgm" in listing.stdout
     assert operand_class_problems(listing.stdout) == []

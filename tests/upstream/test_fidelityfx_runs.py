@@ -95,7 +95,9 @@ def run(name: str, kernel: shc.Kernel, image: np.ndarray) -> np.ndarray:
 @pytest.fixture(scope="module")
 def outputs():
     """Each variant's outputs, made on first use: the noise through its wave32 and its wave64
-    kernel, and the flat image through the wave32 one."""
+    kernel, and the flat image through the wave32 one. (The tests' ``name`` is parametrised at
+    module scope, so pytest runs each variant's tests one after another: a test process that
+    takes them compiles the variant once, not once per process that takes one of its tests.)"""
     made: dict[str, dict] = {}
 
     def of(name: str) -> dict:
@@ -126,7 +128,7 @@ def inside(name: str) -> slice:
     return slice(first, last + 1)
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", sorted(VARIANTS), scope="module")
 def test_a_flat_image_stays_flat(name, outputs):
     rows = inside(name)
     flat = outputs(name)["flat"]
@@ -145,7 +147,7 @@ def test_a_flat_image_stays_flat(name, outputs):
     assert (flat[..., 3] == (0.0 if name.startswith("cas_fp16") else 1.0)).all()
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", sorted(VARIANTS), scope="module")
 def test_noise_stays_in_range(name, outputs):
     out = outputs(name)[32][..., :3]
     assert np.isfinite(out).all(), f"{name}: {np.count_nonzero(~np.isfinite(out))} pixels not written or not finite"
@@ -160,7 +162,7 @@ def test_noise_stays_in_range(name, outputs):
         assert (out >= window.min(axis=0)).all() and (out <= window.max(axis=0)).all()
 
 
-@pytest.mark.parametrize("name", SHARPEN_ONLY)
+@pytest.mark.parametrize("name", SHARPEN_ONLY, scope="module")
 def test_the_sharpeners_raise_the_contrast_of_noise(name, outputs):
     """CAS without scaling and RCAS spread noise apart (a wrong sign or size of the sharpness
     constant blurs it instead); EASU and CAS's scaling path interpolate, so they are left out."""
@@ -168,6 +170,6 @@ def test_the_sharpeners_raise_the_contrast_of_noise(name, outputs):
     assert out.std() > 1.02 * image.std(), (out.std(), image.std())
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", sorted(VARIANTS), scope="module")
 def test_wave32_and_wave64_write_the_same_bits(name, outputs):
     assert outputs(name)[32].tobytes() == outputs(name)[64].tobytes()
