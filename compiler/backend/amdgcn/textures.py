@@ -120,6 +120,22 @@ def _packed_offset(offset) -> str:
     return str(packed)
 
 
+def _cube_coordinates(k, binding, coords: list[str]) -> list[str]:
+    """A cube's direction (and slice) projected as the image unit takes it, as RDNA drivers do:
+    the face's coordinates over the major axis plus 1.5, and the face id plus 8 x the slice."""
+    direction = [("float", c) for c in coords[:3]]
+    part = {name: k.call("float", f"llvm.amdgcn.cube{name}", direction) for name in ("ma", "sc", "tc", "id")}
+    size = k.call("float", "llvm.fabs.f32", [("float", part["ma"])])
+    inverse = k.call("float", "llvm.amdgcn.rcp.f32", [("float", size)])
+    projected = [k.call("float", "llvm.fma.f32", [("float", part[name]), ("float", inverse), ("float", "1.5")])
+                 for name in ("sc", "tc")]
+    face = part["id"]
+    if binding.kind == "TextureCubeArray":
+        layer = k.call("float", "llvm.rint.f32", [("float", coords[3])])
+        face = k.call("float", "llvm.fma.f32", [("float", layer), ("float", "8.0"), ("float", face)])
+    return projected + [face]
+
+
 def texture_sample(k, inst):
     binding = k.arguments.binding(inst.attrs["resource"])
     sampler = k.arguments.binding(inst.attrs["sampler"])
@@ -128,6 +144,8 @@ def texture_sample(k, inst):
     dim = _dim(binding)
     dims = T.RESOURCE_KINDS[binding.kind][1]
     coords = _coordinates(k, inst, position, dims, T.FLOAT)
+    if binding.kind in ("TextureCube", "TextureCubeArray"):
+        coords, dims = _cube_coordinates(k, binding, coords), 3
     lod_operand = inst.operands[position + 1]
     zero_lod = k.constant_of(lod_operand) in (0, 0.0, [0], [0.0])
     raw_type = _channel_type(inst.type)

@@ -18,6 +18,8 @@ from .isel_tables import IMAGE_DIM, RESINFO_FIELDS
 from .isel_values import components, element
 from .machine import Imm, MInst, SubReg, VReg
 
+CUBES = ("TextureCube", "TextureCubeArray")
+
 
 class NsaInst(MInst):
     """An image instruction whose address VGPRs are not consecutive (gfx10 NSA): ``[v1, v4, v2]``."""
@@ -129,9 +131,34 @@ class ImageSelection:
         address.insert(0, Imm(packed))
         return mnemonic + "_o"
 
+    def cube_address(self, binding, address: list) -> list:
+        """A cube's direction (and, in an array, its slice) as the image unit takes it: the
+        shader projects it first, as RDNA drivers do: the face's coordinates divided by the
+        major axis plus 1.5 (so in [1, 2]) and the face id, plus 8 x the rounded slice."""
+        direction = address[:3]
+        ma, sc, tc, face = (self.vreg("v") for _ in range(4))
+        for mnemonic, target in (("v_cubema_f32", ma), ("v_cubesc_f32", sc), ("v_cubetc_f32", tc),
+                                 ("v_cubeid_f32", face)):
+            self.valu(mnemonic, [target], direction)
+        inverse = self.vreg("v")
+        self.valu("v_rcp_f32", [inverse], [ma]).source_modifiers = {0: frozenset({"abs"})}
+        projected = []
+        for coordinate in (sc, tc):
+            target = self.vreg("v")
+            self.valu("v_fma_f32", [target], [coordinate, inverse, Imm(1.5)])
+            projected.append(target)
+        if binding.kind == "TextureCubeArray":
+            layer, slice_face = self.vreg("v"), self.vreg("v")
+            self.valu("v_rndne_f32", [layer], [address[3]])
+            self.valu("v_fma_f32", [slice_face], [layer, Imm(8.0), face])
+            face = slice_face
+        return projected + [face]
+
     def select_texture_sample(self, inst: Inst) -> None:
         binding, descriptor, sampler_descriptor, (uv, lod, *compare) = self.sampler_operands(inst)
         address = self.comps(uv)
+        if binding.kind in CUBES:
+            address = self.cube_address(binding, address)
         lod_part = self.component(lod, 0)
         mnemonic = "image_sample_lz"
         if not (isinstance(lod_part, Imm) and lod_part.value == 0):

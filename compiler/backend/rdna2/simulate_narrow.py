@@ -169,3 +169,31 @@ HANDLERS.update({
     "v_pk_min_f16": _packed(np.fmin, "f16"), "v_pk_max_f16": _packed(np.fmax, "f16"),
     "v_pk_fma_f16": _packed(lambda a, b, c: fused_multiply_add(a, b, c), "f16"),
 })
+
+
+def _cube(part: str):
+    """``v_cube{id,sc,tc,ma}_f32 d, x, y, z``: a direction's cube face (0..5 for +X, -X, +Y, -Y,
+    +Z, -Z, as a float), its face coordinates before the division (sc, tc), and twice its major
+    component (ma, signed). The major axis is z when |z| >= |x| and |z| >= |y|, else y when
+    |y| >= |x|, else x; a negative major component picks the negative face."""
+    def run(machine, inst):
+        x, y, z = singles(machine, inst, 3)
+        ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+        on_z = (az >= ax) & (az >= ay)
+        on_y = ~on_z & (ay >= ax)
+
+        def pick(when_z, when_y, when_x):
+            return np.where(on_z, when_z, np.where(on_y, when_y, when_x))
+
+        with np.errstate(all="ignore"):
+            result = {
+                "id": lambda: pick(np.where(z < 0, 5.0, 4.0), np.where(y < 0, 3.0, 2.0), np.where(x < 0, 1.0, 0.0)),
+                "sc": lambda: pick(np.where(z < 0, -x, x), x, np.where(x < 0, z, -z)),
+                "tc": lambda: pick(-y, np.where(y < 0, -z, z), -y),
+                "ma": lambda: np.float32(2.0) * pick(z, y, x),
+            }[part]()
+        put_word(machine, inst, np.asarray(result, dtype=np.float32).view(np.uint32))
+    return run
+
+
+HANDLERS.update({f"v_cube{part}_f32": _cube(part) for part in ("id", "sc", "tc", "ma")})
