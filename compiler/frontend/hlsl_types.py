@@ -176,6 +176,7 @@ RESOURCE_KINDS: dict[str, tuple[bool, int, bool, bool]] = {
     "RWTexture3D": (True, 3, True, False),
 }
 SAMPLER_KINDS = ("SamplerState", "SamplerComparisonState")
+CUBE_KINDS = ("TextureCube", "TextureCubeArray")  # sampled by direction, six faces a cube
 
 
 @dataclass(frozen=True, slots=True)

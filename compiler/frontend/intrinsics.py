@@ -485,8 +485,6 @@ def _index_methods() -> dict[tuple[str, str], list[Entry]]:
 
 
 _METHODS = _index_methods()
-_CUBES = ("TextureCube", "TextureCubeArray")
-
 
 def method_placeholders(res: T.ResourceType) -> dict[str, T.Type]:
     """The ``$`` types of a resource's method signatures."""
@@ -500,14 +498,14 @@ def method_placeholders(res: T.ResourceType) -> dict[str, T.Type]:
         env["$coord"] = T.vector(T.FLOAT, dims)  # for arrays the last component is the slice
         env["$loc"] = T.vector(T.INT, dims if res.writable else dims + 1)  # + mip level
         env["$grad"] = T.vector(T.FLOAT, plain_dims)
-        if res.kind not in _CUBES and not res.writable:
+        if res.kind not in T.CUBE_KINDS and not res.writable:
             env["$offset"] = T.vector(T.INT, plain_dims)
     return env
 
 
 def _size_outputs(res: T.ResourceType) -> list[str]:
     """What GetDimensions reports: width [, height] [, depth or array elements]."""
-    count = res.coord_dims - 1 if res.kind in _CUBES else res.coord_dims
+    count = res.coord_dims - 1 if res.kind in T.CUBE_KINDS else res.coord_dims
     names = ["width", "height", "depth"][:count]
     if res.is_array:
         names[-1] = "elements"

@@ -144,7 +144,7 @@ def texture_sample(k, inst):
     dim = _dim(binding)
     dims = T.RESOURCE_KINDS[binding.kind][1]
     coords = _coordinates(k, inst, position, dims, T.FLOAT)
-    if binding.kind in ("TextureCube", "TextureCubeArray"):
+    if binding.kind in T.CUBE_KINDS:
         coords, dims = _cube_coordinates(k, binding, coords), 3
     lod_operand = inst.operands[position + 1]
     zero_lod = k.constant_of(lod_operand) in (0, 0.0, [0], [0.0])

@@ -49,15 +49,13 @@ _META = {"kind": 0, "stride": 1, "width": 2, "height": 3, "depth": 4, "mips": 5,
 # texel, as an LLVM fcmp predicate (never and always are constant)
 _COMPARE_PREDICATES = {1: "olt", 2: "oeq", 3: "ole", 4: "ogt", 5: "une", 6: "oge"}
 META_INTS = 16
-_CUBES = ("TextureCube", "TextureCubeArray")
-
 
 def _kind(em, name: str) -> tuple[str, int, bool, bool]:
     binding = em.bindings.get(name)
     if binding is None:
         raise NotImplementedError(f"no texture named {name!r} is bound")
     writable, dims, _, is_array = T.RESOURCE_KINDS[binding.kind]
-    if binding.kind in _CUBES:  # laid out like a 2-D array of 6 * cubes faces
+    if binding.kind in T.CUBE_KINDS:  # laid out like a 2-D array of 6 * cubes faces
         return binding.kind, 3, False, True
     return binding.kind, dims, writable, is_array
 
@@ -458,7 +456,7 @@ def texture_sample(em, inst, args):
     name, sampler_name = inst.attrs["resource"], inst.attrs["sampler"]
     kind, dims, writable, is_array = _kind(em, name)
     slot, sampler, array_index, sampler_index, (coordinate, lod, *reference) = sampled_operands(em, inst, args)
-    cube = em.bindings[name].kind in _CUBES
+    cube = em.bindings[name].kind in T.CUBE_KINDS
     axes = 2 if cube else dims - (1 if is_array else 0)
     lanes_f = b.vec("float")
     coordinate_type, lod_type = (op.type for op in inst.operands[-2 - len(reference):len(inst.operands) - len(reference)])

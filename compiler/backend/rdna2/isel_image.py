@@ -18,8 +18,6 @@ from .isel_tables import IMAGE_DIM, RESINFO_FIELDS
 from .isel_values import components, element
 from .machine import Imm, MInst, SubReg, VReg
 
-CUBES = ("TextureCube", "TextureCubeArray")
-
 
 class NsaInst(MInst):
     """An image instruction whose address VGPRs are not consecutive (gfx10 NSA): ``[v1, v4, v2]``."""
@@ -157,7 +155,7 @@ class ImageSelection:
     def select_texture_sample(self, inst: Inst) -> None:
         binding, descriptor, sampler_descriptor, (uv, lod, *compare) = self.sampler_operands(inst)
         address = self.comps(uv)
-        if binding.kind in CUBES:
+        if binding.kind in T.CUBE_KINDS:
             address = self.cube_address(binding, address)
         lod_part = self.component(lod, 0)
         mnemonic = "image_sample_lz"

@@ -47,7 +47,6 @@ _IMAGE_TYPES = {1: 8, 2: 9, 3: 10}  # SQ_RSRC_IMG_1D, 2D, 3D by texel axes; arra
 _ARRAY_TYPES = {"Texture1DArray": 12, "Texture2DArray": 13, "TextureCube": 11, "TextureCubeArray": 11}
 _CLAMP = {0: 2, 1: 0, 2: 1, 3: 6}  # the runtime's address mode -> SQ_TEX_CLAMP
 _CLAMP_BACK = {2: 0, 0: 1, 1: 2, 6: 3}
-_CUBES = ("TextureCube", "TextureCubeArray")
 
 
 def address_of(binding: int, element: int) -> int:
@@ -111,7 +110,7 @@ def resource(machine, first: int, image: bool = False):
 # --------------------------------------------------------------------------------- images
 def storage_axes(kind: str) -> int:
     """Axes of a texture's array before the channel axis (a cube: faces, height, width)."""
-    return 3 if kind in _CUBES else T.RESOURCE_KINDS[kind][1]
+    return 3 if kind in T.CUBE_KINDS else T.RESOURCE_KINDS[kind][1]
 
 
 def shape3(kind: str, array: np.ndarray) -> tuple[int, int, int, int]:

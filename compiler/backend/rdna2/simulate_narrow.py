@@ -171,6 +171,15 @@ HANDLERS.update({
 })
 
 
+# v_cube{id,sc,tc,ma}_f32 by part: ``pick(on z, on y, on x)`` chooses by the major axis
+_CUBE_PARTS = {
+    "id": lambda x, y, z, pick: pick(np.where(z < 0, 5.0, 4.0), np.where(y < 0, 3.0, 2.0), np.where(x < 0, 1.0, 0.0)),
+    "sc": lambda x, y, z, pick: pick(np.where(z < 0, -x, x), x, np.where(x < 0, z, -z)),
+    "tc": lambda x, y, z, pick: pick(-y, np.where(y < 0, -z, z), -y),
+    "ma": lambda x, y, z, pick: np.float32(2.0) * pick(z, y, x),
+}
+
+
 def _cube(part: str):
     """``v_cube{id,sc,tc,ma}_f32 d, x, y, z``: a direction's cube face (0..5 for +X, -X, +Y, -Y,
     +Z, -Z, as a float), its face coordinates before the division (sc, tc), and twice its major
@@ -186,12 +195,7 @@ def _cube(part: str):
             return np.where(on_z, when_z, np.where(on_y, when_y, when_x))
 
         with np.errstate(all="ignore"):
-            result = {
-                "id": lambda: pick(np.where(z < 0, 5.0, 4.0), np.where(y < 0, 3.0, 2.0), np.where(x < 0, 1.0, 0.0)),
-                "sc": lambda: pick(np.where(z < 0, -x, x), x, np.where(x < 0, z, -z)),
-                "tc": lambda: pick(-y, np.where(y < 0, -z, z), -y),
-                "ma": lambda: np.float32(2.0) * pick(z, y, x),
-            }[part]()
+            result = _CUBE_PARTS[part](x, y, z, pick)
         put_word(machine, inst, np.asarray(result, dtype=np.float32).view(np.uint32))
     return run
 

@@ -48,14 +48,12 @@ from .texels import decoded_levels, decoded_texel, scale_of
 from .values import InterpretError, dtype_of, width_of, zeros
 from ..ops import Op
 
-_CUBES = ("TextureCube", "TextureCubeArray")
-
 
 def _binding(m, inst):
     binding = m.bindings.get(inst.attrs.get("resource"))
     if binding is None:
         raise InterpretError(f"{inst.op.value} needs the resource line of {inst.attrs.get('resource')!r}")
-    if binding.kind in _CUBES:
+    if binding.kind in T.CUBE_KINDS:
         raise InterpretError(f"{binding.kind} is not supported by the interpreter")
     return binding
 

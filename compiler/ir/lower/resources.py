@@ -55,7 +55,6 @@ ATOMIC_FUNCTIONS = {
     "InterlockedMin": "min", "InterlockedMax": "max", "InterlockedExchange": "exchange",
     "InterlockedCompareExchange": "cmpxchg", "InterlockedCompareStore": "cmpxchg",
 }
-_CUBES = ("TextureCube", "TextureCubeArray")
 GATHER_CHANNELS = {"Gather": 0, "GatherRed": 0, "GatherGreen": 1, "GatherBlue": 2, "GatherAlpha": 3}
 _BYTE_ADDRESS = ("ByteAddressBuffer", "RWByteAddressBuffer")
 COUNTER_STEPS = {"IncrementCounter": 1, "DecrementCounter": -1}
@@ -67,7 +66,7 @@ def size_fields(res: T.ResourceType) -> list[str]:
         return ["bytes"]
     if not res.is_texture:
         return ["count", "stride"] if "Structured" in res.kind else ["count"]
-    count = res.coord_dims - 1 if res.kind in _CUBES else res.coord_dims
+    count = res.coord_dims - 1 if res.kind in T.CUBE_KINDS else res.coord_dims
     names = ["width", "height", "depth"][:count]
     if res.is_array:
         names[-1] = "elements"
@@ -246,12 +245,12 @@ class ResourceLowering:
             return self.sample_level(ref, node.args, values[:2] + [self.const(T.FLOAT, 0.0, coord)] + values[3:],
                                      result_type, coord, compare=values[2])
         if name == "SampleGrad":  # SampleLevel at the level the gradients give
-            if res.kind in _CUBES:
+            if res.kind in T.CUBE_KINDS:
                 raise Unsupported(f"'SampleGrad' on a {res.kind}", coord)
             lod = self.gradient_level(ref, values[2], values[3], coord)
             return self.sample_level(ref, node.args, values[:2] + [lod] + values[4:], result_type, coord)
         if name.replace("Cmp", "") in GATHER_CHANNELS:
-            if res.kind in _CUBES:  # D3D gathers across face edges; the executors clamp to the face
+            if res.kind in T.CUBE_KINDS:  # D3D gathers across face edges; the executors clamp to the face
                 raise Unsupported(f"'{name}' on a {res.kind}", coord)
             channel = GATHER_CHANNELS[name.replace("Cmp", "")]
             if "Cmp" in name:  # GatherCmp*: the reference (values[2]) is compared with each texel
